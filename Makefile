@@ -1,0 +1,44 @@
+# capclean: `make run` cleans MSR-VTT, `make test` runs the tests; both install what is missing first.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+INPUT ?= ../shared/data/msrvtt
+OUTPUT ?= out/msrvtt
+PROFILE ?= default
+# Two SDK worker processes: this machine's two cores. Set WORKERS=1 for in-process.
+WORKERS ?= 2
+BEAM_ARGS ?= --direct_num_workers=$(WORKERS) --direct_running_mode=multi_processing
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: install system-packages run test test-fast bench clean
+
+install: system-packages $(VENV)/.installed
+
+# Debian's Hunspell library headers (to build pyhunspell) and the en_US dictionary.
+system-packages:
+	@if ! dpkg -s libhunspell-dev hunspell-en-us >/dev/null 2>&1; then \
+		echo "installing Debian packages libhunspell-dev hunspell-en-us"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libhunspell-dev hunspell-en-us; \
+	fi
+
+$(VENV)/.installed: requirements.txt constraints.txt setup.py
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --disable-pip-version-check -c constraints.txt -r requirements.txt
+	$(BIN)/pip install -q --disable-pip-version-check --no-deps -e .
+	touch $@
+
+run: install
+	$(BIN)/capclean clean --input $(INPUT) --output $(OUTPUT) --profile $(PROFILE) $(BEAM_ARGS)
+
+test: install
+	$(BIN)/python -m pytest -q tests
+
+# Unit tests only: no full MSR-VTT runs.
+test-fast: install
+	$(BIN)/python -m pytest -q -m "not integration" tests
+
+bench: install
+	$(BIN)/python benchmarks/bench_pipeline.py --input $(INPUT) $(BEAM_ARGS)
+
+clean:
+	rm -rf out .pytest_cache

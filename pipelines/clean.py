@@ -1,0 +1,29 @@
+"""The cleaning pipeline: read -> normalize -> spelling -> dedup -> runon -> write -> validate."""
+import apache_beam as beam
+
+from pipelines.finalize import Finalize
+from pipelines.stats import CountFigures
+from transforms.dedup import RemoveNearDuplicates
+from transforms.normalize import Normalize
+from transforms.read import ReadMsrVtt
+from transforms.runon import TruncateLongCaptions, WordLimit
+from transforms.spelling import CorrectSpelling
+from transforms.write import WriteTables
+
+
+def build_cleaning(pipeline, sources, output_dir, config):
+    """Add the whole cleaning to `pipeline`; the steps run are those of `config.steps`, in order."""
+    batches = pipeline | "Read" >> ReadMsrVtt(sources)
+    word_limit = None
+    if "normalize" in config.steps:
+        batches = batches | "Normalize" >> Normalize()
+    if "spelling" in config.steps:
+        batches = batches | "Spelling" >> CorrectSpelling(config.spelling)
+    if "dedup" in config.steps:
+        batches = batches | "Dedup" >> RemoveNearDuplicates(config.dedup)
+    if "runon" in config.steps:
+        word_limit = batches | "RunonWordLimit" >> WordLimit(config.runon.std_multiplier)
+        batches = batches | "Runon" >> TruncateLongCaptions(word_limit, config.runon.splits)
+    written = batches | "Write" >> WriteTables(output_dir, config.output.sen_ids_per_file)
+    counts = batches | "Figures" >> CountFigures()
+    return counts | "Finalize" >> Finalize(output_dir, config, written, word_limit)

@@ -1,0 +1,174 @@
+"""Typed configuration: a profile YAML file parsed into frozen dataclasses.
+
+Two profiles ship in `pipelines/profiles/`: `paper` reproduces the published
+cleaning, `default` is what capclean recommends. Every field can be overridden
+from the command line; nothing here reads global state.
+"""
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+import yaml
+
+PROFILE_DIR = Path(__file__).resolve().parent / "profiles"
+ALL_STEPS = ("normalize", "spelling", "dedup", "runon")
+
+
+class ConfigError(ValueError):
+    """A configuration file or flag that cannot be used; the message says which and why."""
+
+
+@dataclass(frozen=True)
+class SpellingConfig:
+    # Base path of the Hunspell dictionary: `<base>.dic` and `<base>.aff`.
+    hunspell_dictionary: str = "/usr/share/hunspell/en_US"
+    # Word lists, relative to `dictionaries/` unless absolute.
+    custom_words: str = "paper/custom_words.txt"
+    british_to_american: str = "paper/british_to_american.txt"
+    splits: str = "paper/splits.txt"
+    # `first`: Hunspell's first suggestion, as published.
+    # `first_plain`: the first suggestion made only of letters, digits and spaces
+    # (no apostrophes or hyphens that the caption did not have).
+    suggestion: str = "first"
+
+
+@dataclass(frozen=True)
+class DedupConfig:
+    edit_threshold: int = 0  # e: words within this Levenshtein distance count as equal
+    similarity_threshold: float = 0.85  # s: a pair at or above it is a duplicate
+
+
+@dataclass(frozen=True)
+class RunonConfig:
+    # `truncate`: cut captions longer than mean + k std words (the paper's train/validate rule).
+    rule: str = "truncate"
+    std_multiplier: float = 2.0
+    splits: tuple = ("train", "validate")
+
+
+@dataclass(frozen=True)
+class ValidationConfig:
+    allowed_characters: str = "abcdefghijklmnopqrstuvwxyz0123456789 $%&"
+    splits: tuple = ("train", "validate", "test")
+    # Inclusive video-number ranges per split (MSR-VTT v1); empty: not checked.
+    split_video_ranges: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class OutputConfig:
+    # Rows per Parquet file: files cover consecutive sen_id ranges of this size,
+    # so the files of a table read in name order are sorted by sen_id.
+    sen_ids_per_file: int = 50_000
+
+
+@dataclass(frozen=True)
+class CleaningConfig:
+    profile: str = "default"
+    steps: tuple = ALL_STEPS
+    spelling: SpellingConfig = SpellingConfig()
+    dedup: DedupConfig = DedupConfig()
+    runon: RunonConfig = RunonConfig()
+    validation: ValidationConfig = ValidationConfig()
+    output: OutputConfig = OutputConfig()
+
+    def __post_init__(self):
+        check_config(self)
+
+
+_SECTIONS = {
+    "spelling": SpellingConfig,
+    "dedup": DedupConfig,
+    "runon": RunonConfig,
+    "validation": ValidationConfig,
+    "output": OutputConfig,
+}
+
+
+def check_config(config: CleaningConfig) -> None:
+    unknown = [step for step in config.steps if step not in ALL_STEPS]
+    if unknown or not config.steps:
+        raise ConfigError(f"steps must be a non-empty subset of {','.join(ALL_STEPS)}; got {','.join(config.steps)}")
+    if config.spelling.suggestion not in ("first", "first_plain"):
+        raise ConfigError(f"spelling.suggestion must be 'first' or 'first_plain', not {config.spelling.suggestion!r}")
+    if config.dedup.edit_threshold < 0:
+        raise ConfigError("dedup.edit_threshold (e) must be >= 0")
+    if not 0.0 < config.dedup.similarity_threshold <= 1.0:
+        raise ConfigError("dedup.similarity_threshold (s) must be in (0, 1]")
+    if config.runon.rule != "truncate":
+        raise ConfigError(f"runon.rule must be 'truncate', not {config.runon.rule!r}")
+    if config.output.sen_ids_per_file < 1:
+        raise ConfigError("output.sen_ids_per_file must be >= 1")
+
+
+def load_config(profile: str = "default", config_file: Optional[str] = None) -> CleaningConfig:
+    """The named profile, with the values of `config_file` (same YAML layout) laid over it."""
+    profile_path = PROFILE_DIR / f"{profile}.yaml"
+    if not profile_path.is_file():
+        names = sorted(p.stem for p in PROFILE_DIR.glob("*.yaml"))
+        raise ConfigError(f"unknown profile {profile!r}; profiles: {', '.join(names)}")
+    values = _read_yaml(profile_path)
+    if config_file:
+        values = _merge(values, _read_yaml(Path(config_file)))
+    return config_from_dict(values)
+
+
+def config_from_dict(values: dict) -> CleaningConfig:
+    values = dict(values)
+    sections = {}
+    for name, section_type in _SECTIONS.items():
+        sections[name] = _build_section(name, section_type, values.pop(name, {}) or {})
+    steps = values.pop("steps", ALL_STEPS)
+    profile = values.pop("profile", "custom")
+    if values:
+        raise ConfigError(f"unknown configuration keys: {', '.join(sorted(values))}")
+    return CleaningConfig(profile=profile, steps=tuple(steps), **sections)
+
+
+def override(config: CleaningConfig, section: str, **changes) -> CleaningConfig:
+    """A copy of `config` with some fields of one section replaced (None leaves a field as it is)."""
+    changes = {key: value for key, value in changes.items() if value is not None}
+    if not changes:
+        return config
+    if section == "":
+        return dataclasses.replace(config, **changes)
+    new_section = dataclasses.replace(getattr(config, section), **changes)
+    return dataclasses.replace(config, **{section: new_section})
+
+
+def _build_section(name, section_type, values):
+    known = {f.name: f for f in dataclasses.fields(section_type)}
+    unknown = sorted(set(values) - set(known))
+    if unknown:
+        raise ConfigError(f"unknown keys in section {name!r}: {', '.join(unknown)}")
+    converted = {}
+    for key, value in values.items():
+        if isinstance(value, list):
+            value = tuple(value)
+        if key == "split_video_ranges":
+            value = {split: tuple(bounds) for split, bounds in value.items()}
+        converted[key] = value
+    return section_type(**converted)
+
+
+def _read_yaml(path: Path) -> dict:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            values = yaml.safe_load(handle) or {}
+    except OSError as error:
+        raise ConfigError(f"cannot read configuration file {path}: {error.strerror}") from None
+    except yaml.YAMLError as error:
+        raise ConfigError(f"configuration file {path} is not valid YAML: {error}") from None
+    if not isinstance(values, dict):
+        raise ConfigError(f"configuration file {path} must hold a mapping of sections")
+    return values
+
+
+def _merge(base: dict, extra: dict) -> dict:
+    merged = dict(base)
+    for key, value in extra.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = _merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged

@@ -1,0 +1,79 @@
+"""The run's figures (stats.json), computed from the lineage each video carries.
+
+Every video contributes a flat dict of counts; a combine adds them up. Nothing
+here uses Beam metrics, which some runners do not report.
+"""
+from collections import Counter
+
+import apache_beam as beam
+
+from transforms.batch import tokens_changed
+
+STEPS = ("read", "normalize", "spelling", "dedup", "runon")
+
+
+def video_counts(batch) -> Counter:
+    """What one video contributes to the figures, as 'path/to/figure' -> count."""
+    counts = Counter()
+    usable = batch.input_records - sum(1 for row in batch.removed if row["step"] == "read")
+    counts["input/captions"] += batch.input_records
+    if batch.split is not None:
+        counts["input/videos"] += 1
+        counts[f"input/captions_by_split/{batch.split}"] += usable
+        if usable:
+            counts["input/videos_with_captions"] += 1
+            counts[f"input/videos_by_split/{batch.split}"] += 1
+    for step in STEPS:
+        _count_step(counts, batch, step)
+    for row in batch.corrections:
+        counts[f"steps/spelling/tokens_changed_by_rule/{row['rule']}"] += 1
+    if batch.captions:
+        counts["output/captions"] += len(batch.captions)
+        counts["output/videos"] += 1
+        counts[f"output/captions_by_split/{batch.split}"] += len(batch.captions)
+        counts[f"output/videos_by_split/{batch.split}"] += 1
+    return counts
+
+
+def _count_step(counts, batch, step):
+    edits = [row for row in batch.edits if row["step"] == step]
+    removed = [row for row in batch.removed if row["step"] == step]
+    prefix = f"steps/{step}"
+    counts[f"{prefix}/captions_changed"] += len({row["sen_id"] for row in edits})
+    counts[f"{prefix}/captions_removed"] += len(removed)
+    counts[f"{prefix}/videos_touched"] += 1 if edits or removed else 0
+    if step == "spelling":
+        counts[f"{prefix}/tokens_changed"] += len(batch.corrections)
+    else:
+        counts[f"{prefix}/tokens_changed"] += sum(tokens_changed(row["before"], row["after"]) for row in edits)
+    counts[f"{prefix}/tokens_removed"] += sum(len((row["caption"] or "").split()) for row in removed)
+
+
+def add_counts(all_counts) -> Counter:
+    total = Counter()
+    for counts in all_counts:
+        total.update(counts)
+    return total
+
+
+def nest(counts: dict) -> dict:
+    """{'a/b': 1} -> {'a': {'b': 1}}, keys sorted, so stats.json reads (and diffs) well."""
+    nested = {}
+    for path in sorted(counts):
+        node = nested
+        *parents, leaf = path.split("/")
+        for key in parents:
+            node = node.setdefault(key, {})
+        node[leaf] = counts[path]
+    return nested
+
+
+class CountFigures(beam.PTransform):
+    """VideoBatch -> one Counter with the whole run's figures."""
+
+    def expand(self, batches):
+        return (
+            batches
+            | "VideoCounts" >> beam.Map(video_counts)
+            | "AddCounts" >> beam.CombineGlobally(add_counts)
+        )

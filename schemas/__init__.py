@@ -1,0 +1,1 @@
+"""Table schemas (pyarrow) and the expectation suites that check the written output."""

@@ -1,0 +1,57 @@
+"""The output contract: one pyarrow schema per table capclean writes.
+
+Every Parquet file under an output folder is written with one of these schemas,
+so a reader (pandas, polars, duckdb, `datasets`) always sees the same column
+names and types whatever the input was.
+"""
+import pyarrow as pa
+
+CAPTIONS = pa.schema([
+    pa.field("video_id", pa.string(), nullable=False),
+    pa.field("sen_id", pa.int64(), nullable=False),
+    pa.field("split", pa.string(), nullable=False),
+    pa.field("category", pa.int32(), nullable=False),
+    pa.field("caption", pa.string(), nullable=False),
+])
+
+# Every input caption that is not in `captions/`, with the step that took it
+# out and why. `sen_id` is null only for a record whose own id was unusable.
+REMOVED = pa.schema([
+    pa.field("sen_id", pa.int64()),
+    pa.field("video_id", pa.string()),
+    pa.field("split", pa.string()),
+    pa.field("caption", pa.string()),
+    pa.field("step", pa.string(), nullable=False),
+    pa.field("reason", pa.string(), nullable=False),
+    pa.field("kept_sen_id", pa.int64()),
+])
+
+# One row per caption per step that changed its text.
+EDITS = pa.schema([
+    pa.field("sen_id", pa.int64(), nullable=False),
+    pa.field("video_id", pa.string(), nullable=False),
+    pa.field("step", pa.string(), nullable=False),
+    pa.field("rule", pa.string(), nullable=False),
+    pa.field("before", pa.string(), nullable=False),
+    pa.field("after", pa.string(), nullable=False),
+])
+
+# One row per token the spelling step changed; `position` is the token's
+# index in the caption as the spelling step received it.
+CORRECTIONS = pa.schema([
+    pa.field("sen_id", pa.int64(), nullable=False),
+    pa.field("position", pa.int32(), nullable=False),
+    pa.field("original", pa.string(), nullable=False),
+    pa.field("replacement", pa.string(), nullable=False),
+    pa.field("rule", pa.string(), nullable=False),
+])
+
+TABLES = {
+    "captions": CAPTIONS,
+    "removed": REMOVED,
+    "edits": EDITS,
+    "corrections": CORRECTIONS,
+}
+
+# The order the pipeline's steps run in; rows of a table are sorted by it.
+STEP_ORDER = ("read", "normalize", "spelling", "dedup", "runon")

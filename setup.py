@@ -1,0 +1,28 @@
+"""capclean: what `pip install .` installs and what Beam's --setup_file ships to remote workers."""
+from setuptools import setup
+
+setup(
+    name="capclean",
+    version="0.1.0",
+    description="Clean crowd-sourced video-caption datasets (MSR-VTT) into validated Parquet with Apache Beam",
+    python_requires=">=3.10",
+    packages=["pipelines", "transforms", "schemas", "dictionaries", "dictionaries.paper"],
+    package_data={
+        "pipelines": ["profiles/*.yaml"],
+        "schemas": ["suites/*.json"],
+        "dictionaries": ["*.txt", "*.dic", "*.aff", "*.md"],
+        "dictionaries.paper": ["*.txt", "*.md"],
+    },
+    # Ranges, not pins: a worker image brings its own Beam; `make install` pins via requirements.txt.
+    install_requires=[
+        "apache-beam>=2.60",
+        "hunspell>=0.5.5",
+        "rapidfuzz>=3.0",
+        "pyarrow>=14",
+        "great-expectations>=1.0,<2",
+        "pandas>=2.0",
+        "numpy>=1.24",
+        "PyYAML>=6.0",
+    ],
+    entry_points={"console_scripts": ["capclean = pipelines.cli:main"]},
+)

@@ -1,0 +1,54 @@
+import pytest
+
+from pipelines.cli import build_parser, config_from_arguments
+from pipelines.config import ConfigError, config_from_dict, load_config
+
+
+def test_both_profiles_load_into_the_typed_config():
+    paper, default = load_config("paper"), load_config("default")
+    assert paper.profile == "paper" and default.profile == "default"
+    assert paper.dedup.edit_threshold == 0 and paper.dedup.similarity_threshold == 0.85
+    assert paper.runon.splits == ("train", "validate") and paper.runon.std_multiplier == 2.0
+    assert paper.spelling.suggestion == "first"
+    assert paper.validation.split_video_ranges["validate"] == (6513, 7009)
+    # default declares a stricter character set than paper's output needs
+    assert set(default.validation.allowed_characters) < set(paper.validation.allowed_characters)
+
+
+def test_unknown_profile_and_keys_are_refused():
+    with pytest.raises(ConfigError, match="unknown profile 'fast'"):
+        load_config("fast")
+    with pytest.raises(ConfigError, match="unknown keys in section 'dedup': threshold"):
+        config_from_dict({"dedup": {"threshold": 1}})
+    with pytest.raises(ConfigError, match="steps must be"):
+        config_from_dict({"steps": ["normalise"]})
+
+
+def test_a_config_file_is_laid_over_the_profile(tmp_path):
+    extra = tmp_path / "mine.yaml"
+    extra.write_text("dedup:\n  similarity_threshold: 0.9\n")
+    config = load_config("paper", str(extra))
+    assert config.dedup.similarity_threshold == 0.9 and config.dedup.edit_threshold == 0
+    assert config.spelling.custom_words == "paper/custom_words.txt"
+
+
+def test_every_parameter_can_be_overridden_by_a_flag():
+    args, beam_args = build_parser().parse_known_args([
+        "clean", "--input", "in", "--output", "out", "--profile", "paper", "-e", "1", "-s", "0.9",
+        "--steps", "dedup,normalize", "--runon-std-multiplier", "3", "--runon-splits", "train",
+        "--custom-words", "/x/words.txt", "--hunspell-dictionary", "/x/en_GB", "--suggestion", "first_plain",
+        "--direct_num_workers=2"])
+    config = config_from_arguments(args)
+    assert (config.dedup.edit_threshold, config.dedup.similarity_threshold) == (1, 0.9)
+    assert config.steps == ("normalize", "dedup")  # pipeline order, whatever the flag's order
+    assert config.runon.std_multiplier == 3.0 and config.runon.splits == ("train",)
+    assert config.spelling.custom_words == "/x/words.txt"
+    assert config.spelling.hunspell_dictionary == "/x/en_GB"
+    assert config.spelling.suggestion == "first_plain"
+    assert beam_args == ["--direct_num_workers=2"]
+
+
+def test_bad_flag_values_are_refused():
+    args, _ = build_parser().parse_known_args(["clean", "--input", "i", "--output", "o", "-s", "1.5"])
+    with pytest.raises(ConfigError, match="similarity_threshold"):
+        config_from_arguments(args)

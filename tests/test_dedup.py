@@ -1,0 +1,65 @@
+import pytest
+
+from transforms.batch import Caption, VideoBatch
+from transforms.dedup import (
+    caption_similarity,
+    caption_to_keep,
+    common_words,
+    group_near_duplicates,
+    remove_near_duplicates,
+)
+
+
+def test_the_worked_example_of_the_method():
+    similarity = caption_similarity("a woman is singing on a music video", "a young woman is singing in a music video")
+    assert common_words("a woman is singing on a music video".split(),
+                        "a young woman is singing in a music video".split(), 0) == 7
+    assert similarity == pytest.approx(0.5 * (7 / 8 + 7 / 9))
+    assert round(similarity, 3) == 0.826
+
+
+def test_edit_threshold_lets_close_words_match():
+    a, b = "a man is cooking pasta".split(), "a men is cookin pasta".split()
+    assert common_words(a, b, 0) == 3
+    assert common_words(a, b, 1) == 5
+    # e = 1 must agree with the exact LCS when no word is close to another.
+    a, b = "apple banana cherry".split(), "cherry banana apple".split()
+    assert common_words(a, b, 1) == common_words(a, b, 0) == 1
+
+
+def test_similarity_of_identical_and_disjoint_captions():
+    assert caption_similarity("a b c", "a b c") == 1.0
+    assert caption_similarity("a b c", "d e f") == 0.0
+
+
+def test_grouping_is_greedy_by_opener_and_not_transitive():
+    texts = [
+        "a man is playing a red guitar",        # 0 opens a group
+        "a man is playing a guitar",            # 1 similar to 0
+        "a man is playing a guitar on stage",   # 2 similar to 1 but not to 0 enough? check below
+        "a dog runs in the park",               # 3 opens its own group
+    ]
+    assert caption_similarity(texts[0], texts[2]) < 0.85 <= caption_similarity(texts[1], texts[2])
+    groups = group_near_duplicates(texts, 0, 0.85)
+    assert [[index for index, _ in group] for group in groups] == [[0, 1], [2], [3]]
+
+
+def test_the_longest_caption_is_kept_and_the_first_on_ties():
+    texts = ["a b c d", "a b c dd", "a b c ee", "x"]
+    assert caption_to_keep(texts, [(0, 1.0), (1, 0.9), (2, 0.9)]) == 1
+    assert caption_to_keep(texts, [(3, 1.0)]) == 3
+
+
+def test_remove_near_duplicates_records_each_removal_with_the_kept_caption():
+    batch = VideoBatch("video1", "train", 3, [
+        Caption(10, "a woman is singing on a music video"),
+        Caption(11, "a woman is singing on a music video clip"),
+        Caption(12, "a cat sleeps"),
+    ])
+    result = remove_near_duplicates(batch, 0, 0.85)
+    assert [c.sen_id for c in result.captions] == [11, 12]
+    assert len(result.removed) == 1
+    row = result.removed[0]
+    assert (row["sen_id"], row["kept_sen_id"], row["step"]) == (10, 11, "dedup")
+    assert "opened a near-duplicate group" in row["reason"]
+    assert [c.sen_id for c in batch.captions] == [10, 11, 12]  # the input is not mutated

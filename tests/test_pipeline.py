@@ -1,0 +1,115 @@
+"""The pipeline end to end on small inputs: handmade fixtures and a sample of MSR-VTT."""
+import hashlib
+import json
+import zipfile
+
+import pyarrow.parquet as pq
+import pytest
+
+from pipelines.cli import main
+
+MULTI_PROCESS = ["--direct_num_workers=2", "--direct_running_mode=multi_processing"]
+
+
+def write_annotations(folder, videos, sentences, name="tiny_videodatainfo.json"):
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text(json.dumps({"info": {}, "videos": videos, "sentences": sentences}))
+    return folder
+
+
+def tiny_dataset(folder):
+    videos = [{"video_id": "video1", "split": "train", "category": 3},
+              {"video_id": "video7500", "split": "test", "category": 9}]
+    captions = [
+        (0, "video1", "a man is playing a guitar"),
+        (1, "video1", "a man is playing a guitar on stage"),   # near-duplicate of 0, longer: kept
+        (2, "video1", "a man (offscreen) plays the vedio game"),
+        (3, "video1", "..."),                                  # empty once step I is done
+        (4, "video7500", "a woman & her dog walk in the park"),
+        (5, "video99", "a caption of an unknown video"),
+        (6, "video7500", 12),
+    ]
+    sentences = [{"sen_id": s, "video_id": v, "caption": c} for s, v, c in captions]
+    return write_annotations(folder, videos, sentences)
+
+
+def files_digest(output):
+    return {str(path.relative_to(output)): hashlib.sha256(path.read_bytes()).hexdigest()
+            for path in sorted(output.rglob("*.parquet"))}
+
+
+def test_a_tiny_dataset_through_the_paper_profile(tmp_path):
+    output = tmp_path / "out"
+    assert main(["clean", "--input", str(tiny_dataset(tmp_path / "in")), "--output", str(output),
+                 "--profile", "paper"]) == 0
+    captions = {row["sen_id"]: row["caption"] for row in pq.read_table(output / "captions").to_pylist()}
+    assert captions == {1: "a man is playing a guitar on stage", 2: "a man plays the video game",
+                        4: "a woman and her dog walk in the park"}
+    removed = {row["sen_id"]: (row["step"], row["reason"]) for row in pq.read_table(output / "removed").to_pylist()}
+    assert removed[0][0] == "dedup"
+    assert removed[3] == ("normalize", "caption empty after normalize (remove_symbols)")
+    assert removed[5] == ("read", "video 'video99' is not in the video table")
+    assert removed[6][1].startswith("caption is not a string")
+    stats = json.loads((output / "stats.json").read_text())
+    assert stats["input"]["captions"] == 7 and stats["output"]["captions"] == 3
+    assert stats["steps"]["read"]["captions_removed"] == 2
+
+
+def test_one_step_alone(tmp_path):
+    output = tmp_path / "out"
+    assert main(["clean", "--input", str(tiny_dataset(tmp_path / "in")), "--output", str(output),
+                 "--steps", "normalize"]) == 0
+    edits = pq.read_table(output / "edits").to_pylist()
+    assert {row["step"] for row in edits} == {"normalize"}
+    assert pq.read_table(output / "corrections").num_rows == 0
+    stats = json.loads((output / "stats.json").read_text())
+    assert stats["steps_run"] == ["normalize"]
+
+
+def test_a_missing_input_is_one_line_and_exit_2(tmp_path, capsys):
+    assert main(["clean", "--input", str(tmp_path / "nowhere"), "--output", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1] == f"capclean: capclean error: input {tmp_path / 'nowhere'} does not exist"
+
+
+def test_a_broken_file_stops_the_run_naming_it(tmp_path, capsys):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "broken.json").write_text('{"videos": [], "sentences": [')
+    assert main(["clean", "--input", str(folder), "--output", str(tmp_path / "out")]) == 2
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "broken.json is not valid JSON" in last and "Traceback" not in last
+    assert not (tmp_path / "out").exists()
+
+
+def test_failed_validation_exits_1_and_keeps_the_previous_output(tmp_path, capsys):
+    output = tmp_path / "out"
+    source = tiny_dataset(tmp_path / "in")
+    assert main(["clean", "--input", str(source), "--output", str(output)]) == 0
+    before = files_digest(output)
+    # A character set without "w" cannot hold "a woman and her dog ...".
+    assert main(["clean", "--input", str(source), "--output", str(output), "--steps", "normalize",
+                 "--allowed-characters", "abcdefghijklmnopqrstuv xyz"]) == 1
+    assert "failed validation" in capsys.readouterr().err
+    assert files_digest(output) == before
+
+
+@pytest.fixture(scope="module")
+def msrvtt_sample(msrvtt_dir, tmp_path_factory):
+    """The first 150 videos of the test split, as an MSR-VTT-format file (kept in a temporary folder only)."""
+    with zipfile.ZipFile(msrvtt_dir / "test_videodatainfo.json.zip") as archive:
+        document = json.load(archive.open("test_videodatainfo.json"))
+    videos = document["videos"][:150]
+    ids = {v["video_id"] for v in videos}
+    sentences = [s for s in document["sentences"] if s["video_id"] in ids]
+    return write_annotations(tmp_path_factory.mktemp("sample"), videos, sentences)
+
+
+@pytest.mark.integration
+def test_same_bytes_in_process_and_with_two_worker_processes(msrvtt_sample, tmp_path):
+    single, multi = tmp_path / "single", tmp_path / "multi"
+    assert main(["clean", "--input", str(msrvtt_sample), "--output", str(single)]) == 0
+    assert main(["clean", "--input", str(msrvtt_sample), "--output", str(multi)] + MULTI_PROCESS) == 0
+    assert files_digest(single) == files_digest(multi)
+    assert len(files_digest(single)) >= 4
+    assert (single / "stats.json").read_bytes() == (multi / "stats.json").read_bytes()

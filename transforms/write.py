@@ -1,0 +1,99 @@
+"""Writing the tables: every batch's rows go, tagged with their table and file, into one writer.
+
+Rows are grouped by (table, file) and each group is written as one Parquet file
+from `process`, not `finish_bundle`, and by one stream rather than one sink per
+table: some runners drop what `finish_bundle` emits or run only one of several
+sinks. A file covers a fixed range of sen_ids and its rows are sorted, so the
+same input gives byte-identical files whatever the runner or worker count.
+"""
+import posixpath
+
+import apache_beam as beam
+import pyarrow as pa
+import pyarrow.parquet as pq
+from pyarrow import fs
+
+from schemas.tables import STEP_ORDER, TABLES
+
+_STEP_RANK = {step: rank for rank, step in enumerate(STEP_ORDER)}
+
+
+def caption_rows(batch) -> list:
+    return [{"video_id": batch.video_id, "sen_id": c.sen_id, "split": batch.split, "category": batch.category,
+             "caption": c.text} for c in batch.captions]
+
+
+def rows_by_file(batch, sen_ids_per_file: int):
+    """((table, file number), rows) for every table row this batch holds."""
+    tables = {
+        "captions": caption_rows(batch),
+        "removed": batch.removed,
+        "edits": batch.edits,
+        "corrections": batch.corrections,
+    }
+    for table, rows in tables.items():
+        files = {}
+        for row in rows:
+            # Negative and missing ids go to the first file, so file order stays sen_id order.
+            number = max(row["sen_id"] or 0, 0) // sen_ids_per_file
+            files.setdefault(number, []).append(row)
+        for number, file_rows in files.items():
+            yield (table, number), file_rows
+
+
+def sort_key(table: str):
+    """The row order of each table: by sen_id, then the order the steps ran in."""
+    if table == "captions":
+        return lambda row: row["sen_id"]
+    if table == "corrections":
+        return lambda row: (row["sen_id"], row["position"], row["original"], row["replacement"])
+    return lambda row: (row["sen_id"] is None, row["sen_id"] or 0, _STEP_RANK.get(row["step"], 99),
+                        row.get("video_id") or "", row.get("reason") or row.get("rule") or "")
+
+
+def table_file_path(output_dir: str, table: str, number: int) -> str:
+    return posixpath.join(output_dir, table, f"part-{number:05d}.parquet")
+
+
+def write_table_file(rows: list, table: str, path: str) -> int:
+    """Write rows (dicts) as one Parquet file with the table's schema; return the row count."""
+    arrow_table = pa.Table.from_pylist(sorted(rows, key=sort_key(table)), schema=TABLES[table])
+    filesystem, file_path = fs.FileSystem.from_uri(path) if "://" in path else (fs.LocalFileSystem(), path)
+    filesystem.create_dir(posixpath.dirname(file_path), recursive=True)
+    pq.write_table(arrow_table, file_path, filesystem=filesystem, compression="zstd")
+    return arrow_table.num_rows
+
+
+class WriteTableFilesFn(beam.DoFn):
+    def __init__(self, output_dir: str):
+        self._output_dir = output_dir
+
+    def process(self, element):
+        (table, number), row_groups = element
+        rows = [row for group in row_groups for row in group]
+        path = table_file_path(self._output_dir, table, number)
+        yield table, path, write_table_file(rows, table, path)
+
+
+class WriteTables(beam.PTransform):
+    """VideoBatch -> Parquet files of every table; outputs (table, path, rows) per file written."""
+
+    def __init__(self, output_dir: str, sen_ids_per_file: int):
+        super().__init__()
+        self._output_dir = output_dir
+        self._sen_ids_per_file = sen_ids_per_file
+
+    def expand(self, batches):
+        return (
+            batches
+            | "RowsByFile" >> beam.FlatMap(rows_by_file, self._sen_ids_per_file)
+            | "GroupByFile" >> beam.GroupByKey()
+            | "WriteFiles" >> beam.ParDo(WriteTableFilesFn(self._output_dir))
+        )
+
+
+def write_empty_tables(output_dir: str, written_tables: set) -> None:
+    """An empty file for each table that got no rows, so every table folder reads with its schema."""
+    for table in TABLES:
+        if table not in written_tables:
+            write_table_file([], table, table_file_path(output_dir, table, 0))
