@@ -1,0 +1,353 @@
+"""Tests of schemas/validation.py: a valid output passes, each kind of
+corruption fails with a line naming the expectation that caught it.
+
+Each test writes a tiny output folder (a few rows per table) with pyarrow and
+the schemas of schemas/tables.py, corrupts one thing and checks that exactly
+the expected failure lines come out: so a corruption that slips through, or
+a check that fires on valid rows, both fail the test.
+"""
+import re
+import socket
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from schemas.tables import TABLES
+from schemas.validation import (
+    OutputExpectations,
+    ValidationResult,
+    outside_character_set,
+    validate_output,
+)
+
+
+def caption(video, sen_id, split, category, text):
+    return {"video_id": video, "sen_id": sen_id, "split": split,
+            "category": category, "caption": text}
+
+
+def removal(sen_id, video, step, reason, kept_sen_id=None):
+    return {"sen_id": sen_id, "video_id": video, "split": "train", "caption": "some text",
+            "step": step, "reason": reason, "kept_sen_id": kept_sen_id}
+
+
+# A valid output of 9 input records on 3 videos.
+CAPTIONS = [
+    caption("video0", 0, "train", 1, "a man is cooking"),
+    caption("video0", 1, "train", 1, "a man cooks food"),
+    caption("video1", 3, "train", 2, "a dog runs"),
+    caption("video8", 6, "test", 5, "kids play 5 games for $5"),
+]
+REMOVED = [
+    removal(2, "video0", "dedup", "duplicate of 1", kept_sen_id=1),
+    # A record whose id could not be read: it counts as a record, not an id.
+    removal(None, "video1", "read", "sen_id is not an integer"),
+    # A second record with id 3: it counts as a record, its id is not new.
+    removal(3, "video1", "read", "sen_id repeated (first copy kept)"),
+    removal(4, "video1", "normalize", "empty after normalize"),
+    removal(5, "video8", "runon", "run-on caption"),
+]
+EDITS = [
+    {"sen_id": 0, "video_id": "video0", "step": "normalize", "rule": "lowercase",
+     "before": "A man is cooking", "after": "a man is cooking"},
+    {"sen_id": 1, "video_id": "video0", "step": "spelling", "rule": "dictionary",
+     "before": "a man cooks fod", "after": "a man cooks food"},
+]
+CORRECTIONS = [
+    {"sen_id": 1, "position": 3, "original": "fod", "replacement": "food", "rule": "dictionary"},
+]
+
+EXPECTED = OutputExpectations(
+    allowed_characters="abcdefghijklmnopqrstuvwxyz0123456789 $%&'",
+    splits=("train", "validate", "test"),
+    split_video_ranges={"train": (0, 6), "validate": (7, 7), "test": (8, 9)},
+    input_records=9,
+    input_videos=3,
+)
+
+
+def write_table(folder: Path, rows: list[dict], schema: pa.Schema, files: int = 1) -> None:
+    """Write `rows` as `files` Parquet parts (part-00000.parquet, ...)."""
+    folder.mkdir(parents=True)
+    table = pa.Table.from_pylist(rows, schema=schema)
+    rows_per_file = -(-len(rows) // files) if rows else 0
+    for part in range(files):
+        chunk = table.slice(part * rows_per_file, rows_per_file)
+        pq.write_table(chunk, folder / f"part-{part:05d}.parquet")
+
+
+def write_output(root: Path, captions=CAPTIONS, removed=REMOVED, edits=EDITS,
+                 corrections=CORRECTIONS, captions_schema=TABLES["captions"]) -> Path:
+    """A complete output folder; captions are split over two files."""
+    write_table(root / "captions", captions, captions_schema, files=2)
+    write_table(root / "removed", removed, TABLES["removed"])
+    write_table(root / "edits", edits, TABLES["edits"])
+    write_table(root / "corrections", corrections, TABLES["corrections"])
+    return root
+
+
+def replace(rows: list[dict], index: int, **changes) -> list[dict]:
+    """A copy of `rows` whose row `index` has `changes`."""
+    return [dict(row, **changes) if i == index else row for i, row in enumerate(rows)]
+
+
+def assert_failures(result: ValidationResult, *patterns: str) -> None:
+    """The result failed with exactly one line matching each regex in `patterns`."""
+    assert not result.success, result.summary()
+    unmatched = list(result.failures)
+    for pattern in patterns:
+        matching = [line for line in unmatched if re.search(pattern, line)]
+        assert len(matching) == 1, f"{pattern!r} in:\n{result.summary()}"
+        unmatched.remove(matching[0])
+    assert not unmatched, f"unexpected failures:\n{result.summary()}"
+
+
+@pytest.fixture
+def no_network(monkeypatch):
+    """Make any attempt to open a network connection fail the test."""
+    def refuse(*args, **kwargs):
+        raise AssertionError("validation tried to use the network")
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+
+
+def test_valid_output_passes_and_writes_data_docs(tmp_path, no_network):
+    output = write_output(tmp_path / "out")
+    docs = tmp_path / "docs"
+
+    result = validate_output(str(output), EXPECTED, str(docs))
+
+    assert result.success, result.summary()
+    assert result.failures == []
+    assert (docs / "index.html").is_file()
+    assert "capclean.captions" in (docs / "index.html").read_text()
+    assert result.docs_index == str(docs / "index.html")
+    assert "passed" in result.summary()
+
+
+def test_empty_table_folder_is_an_empty_table(tmp_path):
+    output = write_output(tmp_path, corrections=[])
+    for part in (tmp_path / "corrections").iterdir():
+        part.unlink()
+
+    assert validate_output(str(output), EXPECTED, None).success
+
+
+def test_missing_table_folder_fails(tmp_path):
+    output = write_output(tmp_path, corrections=[])
+    for part in (tmp_path / "corrections").iterdir():
+        part.unlink()
+    (tmp_path / "corrections").rmdir()
+
+    result = validate_output(str(output), EXPECTED, None)
+
+    assert_failures(result, r"^corrections: folder .* is missing$")
+
+
+def test_duplicated_sen_id_in_captions_fails(tmp_path):
+    output = write_output(tmp_path, captions=replace(CAPTIONS, 2, sen_id=1))
+
+    result = validate_output(str(output), EXPECTED, None)
+
+    assert_failures(
+        result,
+        r"^captions: expect_column_values_to_be_unique\(sen_id\) failed on 2 rows, "
+        r"e\.g\. sen_id 1, sen_id 1$",
+        # The duplicate also breaks the ascending order ...
+        r"^captions: expect_column_values_to_be_increasing\(sen_id\) failed on 1 row",
+        # ... and is an id counted twice.
+        r"^conservation: expect_column_values_to_be_unique\(sen_id\)",
+    )
+
+
+def test_caption_with_double_space_fails(tmp_path):
+    output = write_output(tmp_path, captions=replace(CAPTIONS, 1, caption="a man  cooks"))
+
+    result = validate_output(str(output), EXPECTED, None)
+
+    assert_failures(
+        result,
+        r"^captions: expect_column_values_to_match_regex\(caption\) failed on 1 row, "
+        r"e\.g\. sen_id 1 caption 'a man  cooks'$",
+    )
+
+
+def test_caption_with_trailing_newline_is_not_single_spaced(tmp_path):
+    output = write_output(tmp_path, captions=replace(CAPTIONS, 1, caption="a man cooks\n"))
+
+    result = validate_output(str(output), EXPECTED, None)
+
+    assert_failures(
+        result,
+        r"^captions: expect_column_values_to_match_regex\(caption\) failed on 1 row",
+        r"^captions: expect_column_values_to_not_match_regex\(caption\) failed on 1 row",
+    )
+
+
+def test_caption_with_character_outside_the_set_fails(tmp_path):
+    output = write_output(tmp_path, captions=replace(CAPTIONS, 3, caption="kids play #5 games"))
+
+    result = validate_output(str(output), EXPECTED, None)
+
+    assert_failures(
+        result,
+        r"^captions: expect_column_values_to_not_match_regex\(caption\) failed on 1 row, "
+        r"e\.g\. sen_id 6 caption 'kids play #5 games'$",
+    )
+
+
+def test_character_set_regex_escapes_bracket_characters():
+    outside = re.compile(outside_character_set("a-]^\\ "))
+
+    assert [c for c in "a-]^\\ " if outside.search(c)] == []
+    assert [c for c in "b[_" if outside.search(c)] == ["b", "[", "_"]
+
+
+def test_wrong_split_value_fails(tmp_path):
+    output = write_output(tmp_path, captions=replace(CAPTIONS, 0, split="val"))
+
+    result = validate_output(str(output), EXPECTED, None)
+
+    assert_failures(
+        result,
+        r"^captions: expect_column_values_to_be_in_set\(split\) failed on 1 row, "
+        r"e\.g\. sen_id 0 split 'val'$",
+    )
+    summary = result.summary()
+    assert summary.startswith("capclean output validation FAILED (1 failure)")
+    assert "\n  - captions: expect_column_values_to_be_in_set(split)" in summary
+
+
+def test_video_outside_its_split_range_fails(tmp_path):
+    # video3 is a train video (0-6) but this caption says it is a test one.
+    output = write_output(tmp_path, captions=replace(CAPTIONS, 3, video_id="video3"))
+
+    result = validate_output(str(output), EXPECTED, None)
+
+    assert_failures(
+        result,
+        r"^video_ranges: expect_column_values_to_be_between\(video_number\) "
+        r"where split == 'test' failed on 1 row, "
+        r"e\.g\. sen_id 6 video_id 'video3' video_number 3$",
+    )
+
+
+def test_video_ranges_are_not_checked_without_ranges(tmp_path):
+    output = write_output(tmp_path, captions=replace(CAPTIONS, 3, video_id="video3"))
+    expected = OutputExpectations(**{**EXPECTED.__dict__, "split_video_ranges": None})
+
+    assert validate_output(str(output), expected, None).success
+
+
+def test_video_that_lost_all_its_captions_fails(tmp_path):
+    # video8's only caption was removed as a run-on: 3 captions + 6 removed
+    # records still make the 9 input records, but only 2 videos are left.
+    output = write_output(
+        tmp_path,
+        captions=CAPTIONS[:3],
+        removed=REMOVED + [removal(6, "video8", "runon", "run-on caption")],
+    )
+
+    result = validate_output(str(output), EXPECTED, None)
+
+    assert_failures(
+        result,
+        r"^captions: expect_column_unique_value_count_to_be_between\(video_id\) "
+        r"failed: observed 2, expected 3; videos left without captions, e\.g\. video8$",
+    )
+
+
+def test_fewer_records_than_input_fails(tmp_path):
+    output = write_output(tmp_path)
+    expected = OutputExpectations(**{**EXPECTED.__dict__, "input_records": 10})
+
+    result = validate_output(str(output), expected, None)
+
+    assert_failures(
+        result,
+        r"^conservation: expect_table_row_count_to_equal failed: observed 9, expected 10$",
+    )
+
+
+def test_sen_id_both_kept_and_removed_fails(tmp_path):
+    output = write_output(
+        tmp_path, removed=REMOVED + [removal(0, "video0", "spelling", "unknown words")])
+    expected = OutputExpectations(**{**EXPECTED.__dict__, "input_records": 10})
+
+    result = validate_output(str(output), expected, None)
+
+    assert_failures(
+        result,
+        r"^conservation: expect_column_values_to_be_unique\(sen_id\) where counted == True "
+        r"failed on 2 rows, e\.g\. table 'captions' sen_id 0, table 'removed' sen_id 0$",
+    )
+
+
+def test_kept_sen_id_not_set_exactly_for_dedup_fails(tmp_path):
+    removed = replace(REMOVED, 0, kept_sen_id=None)  # the dedup row
+    removed = replace(removed, 3, kept_sen_id=0)      # a normalize row
+    output = write_output(tmp_path, removed=removed)
+
+    result = validate_output(str(output), EXPECTED, None)
+
+    assert_failures(
+        result,
+        r"^removed: expect_column_values_to_not_be_null\(kept_sen_id\) where step == 'dedup' "
+        r"failed on 1 row, e\.g\. sen_id 2 step 'dedup' kept_sen_id null$",
+        r"^removed: expect_column_values_to_be_null\(kept_sen_id\) where step != 'dedup' "
+        r"failed on 1 row, e\.g\. sen_id 4 step 'normalize' kept_sen_id 0$",
+    )
+
+
+def test_unknown_step_and_empty_reason_fail(tmp_path):
+    output = write_output(tmp_path, removed=replace(REMOVED, 3, step="lowercase", reason=""))
+
+    result = validate_output(str(output), EXPECTED, None)
+
+    assert_failures(
+        result,
+        r"^removed: expect_column_values_to_be_in_set\(step\) failed on 1 row",
+        r"^removed: expect_column_value_lengths_to_be_between\(reason\) failed on 1 row",
+    )
+
+
+def test_edit_that_changes_nothing_fails(tmp_path):
+    output = write_output(tmp_path, edits=replace(EDITS, 1, after="a man cooks fod"))
+
+    result = validate_output(str(output), EXPECTED, None)
+
+    assert_failures(
+        result,
+        r"^edit_changes: expect_column_values_to_be_in_set\(changed\) failed on 1 row, "
+        r"e\.g\. sen_id 1 step 'spelling' before 'a man cooks fod' after 'a man cooks fod'",
+    )
+
+
+def test_negative_correction_position_fails(tmp_path):
+    output = write_output(tmp_path, corrections=replace(CORRECTIONS, 0, position=-1))
+
+    result = validate_output(str(output), EXPECTED, None)
+
+    assert_failures(
+        result,
+        r"^corrections: expect_column_values_to_be_between\(position\) failed on 1 row",
+    )
+
+
+def test_wrong_column_type_fails(tmp_path):
+    category_as_string = pa.schema([
+        pa.field("category", pa.string()) if field.name == "category" else field
+        for field in TABLES["captions"]
+    ])
+    captions = [dict(row, category=str(row["category"])) for row in CAPTIONS]
+    output = write_output(tmp_path, captions=captions, captions_schema=category_as_string)
+
+    result = validate_output(str(output), EXPECTED, None)
+
+    assert_failures(
+        result,
+        r"^captions: expect_column_values_to_be_of_type\(category\) failed: "
+        r"observed 'str', expected 'int32'$",
+    )
