@@ -95,10 +95,17 @@ def _comma_list(value):
     return tuple(item.strip() for item in value.split(",") if item.strip()) if value else None
 
 
-def main(argv=None) -> int:
+def quiet_logging():
     logging.basicConfig(level=logging.INFO, format="%(asctime)s capclean: %(message)s", datefmt="%H:%M:%S")
     for noisy in ("apache_beam", "great_expectations"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
+    # Beam's GCP module warns at import about optional Google clients a local run never uses.
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(lambda record: not str(record.msg).startswith("apitools not found"))
+
+
+def main(argv=None) -> int:
+    quiet_logging()
     args, beam_args = build_parser().parse_known_args(argv)
     unknown = [arg for arg in beam_args if not arg.startswith("--")]
     if unknown:
@@ -108,7 +115,7 @@ def main(argv=None) -> int:
         config = config_from_arguments(args)
         return run_clean(args.input, args.output, config, beam_args)
     except (ConfigError, CapcleanError) as error:
-        print(f"capclean: {find_error_line(error) or error}", file=sys.stderr)
+        print(f"capclean: error: {find_error_line(error) or error}", file=sys.stderr)
         return EXIT_USAGE
 
 
@@ -127,10 +134,10 @@ def run_clean(input_path, output_dir, config, beam_args) -> int:
         raise
     except Exception as error:  # a runner wraps worker errors; show ours as one line
         shutil.rmtree(staging, ignore_errors=True)
-        line = find_error_line(error)
-        if line is None:
+        message = find_error_line(error)
+        if message is None:
             raise
-        raise CapcleanError(line.split(": ", 1)[1]) from None
+        raise CapcleanError(message) from None
     result = json.loads((staging / "validation" / "result.json").read_text())
     if not result["success"]:
         print("capclean: the output failed validation; it is left in " f"{staging}:", file=sys.stderr)
@@ -140,6 +147,7 @@ def run_clean(input_path, output_dir, config, beam_args) -> int:
     replace_folder(staging, output)
     stats = json.loads((output / "stats.json").read_text())
     print(format_summary(stats, time.monotonic() - started))
+    print(f"  validation passed; output in {output}, Data Docs in {output / 'validation' / 'index.html'}")
     return 0
 
 

@@ -3,7 +3,7 @@ import apache_beam as beam
 from apache_beam.options.pipeline_options import PipelineOptions, StandardOptions
 
 from pipelines.clean import build_cleaning
-from transforms.read import find_annotation_files
+from transforms.read import find_annotation_files, load_annotations
 
 
 def make_pipeline(beam_args) -> beam.Pipeline:
@@ -22,6 +22,10 @@ def make_pipeline(beam_args) -> beam.Pipeline:
 
 def run_pipeline(input_path: str, output_dir: str, config, beam_args) -> None:
     sources = find_annotation_files(input_path)
+    # A file that cannot be read should stop the run here, in one line, rather
+    # than inside a worker, where the runner wraps the error in its own traceback.
+    for source in sources:
+        load_annotations(source)
     pipeline = make_pipeline(beam_args)
     build_cleaning(pipeline, sources, output_dir, config)
     pipeline.run().wait_until_finish()

@@ -21,6 +21,7 @@ functions that use it: importing this module stays cheap.
 """
 from __future__ import annotations
 
+import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,7 +61,14 @@ def great_expectations():
     """Import Great Expectations on first use (it takes seconds), analytics off."""
     # GX reads this when it is imported: nothing may leave this machine.
     os.environ["GX_ANALYTICS_ENABLED"] = "false"
+    # GX logs hundreds of INFO lines while importing; a Beam worker logs at INFO.
+    logging.getLogger("great_expectations").setLevel(logging.WARNING)
     import great_expectations as gx
+
+    # Some GX modules set their own logger to INFO when imported.
+    for name in list(logging.root.manager.loggerDict):
+        if name.startswith("great_expectations"):
+            logging.getLogger(name).setLevel(logging.WARNING)
 
     return gx
 

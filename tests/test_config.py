@@ -52,3 +52,20 @@ def test_bad_flag_values_are_refused():
     args, _ = build_parser().parse_known_args(["clean", "--input", "i", "--output", "o", "-s", "1.5"])
     with pytest.raises(ConfigError, match="similarity_threshold"):
         config_from_arguments(args)
+
+
+def test_the_setup_file_ships_profiles_and_word_lists(tmp_path):
+    """What Beam's --setup_file builds for remote workers must carry the data files too."""
+    import subprocess
+    import sys
+    import tarfile
+
+    from conftest import REPO
+
+    subprocess.run([sys.executable, "setup.py", "-q", "sdist", "-d", str(tmp_path)], cwd=REPO, check=True,
+                   capture_output=True)
+    (archive,) = tmp_path.glob("capclean-*.tar.gz")
+    names = {name.split("/", 1)[1] for name in tarfile.open(archive).getnames() if "/" in name}
+    assert {"pipelines/profiles/paper.yaml", "pipelines/profiles/default.yaml",
+            "dictionaries/paper/custom_words.txt", "dictionaries/paper/splits.txt",
+            "transforms/spelling.py", "schemas/validation.py"} <= names

@@ -69,7 +69,7 @@ def test_one_step_alone(tmp_path):
 def test_a_missing_input_is_one_line_and_exit_2(tmp_path, capsys):
     assert main(["clean", "--input", str(tmp_path / "nowhere"), "--output", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err[-1] == f"capclean: capclean error: input {tmp_path / 'nowhere'} does not exist"
+    assert err[-1] == f"capclean: error: input {tmp_path / 'nowhere'} does not exist"
 
 
 def test_a_broken_file_stops_the_run_naming_it(tmp_path, capsys):

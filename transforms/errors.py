@@ -11,8 +11,12 @@ class CapcleanError(ValueError):
 
 
 def find_error_line(error: BaseException):
-    """The capclean error line inside an exception a runner raised (runners wrap and stringify worker errors)."""
-    for line in str(error).splitlines():
-        if MARK in line:
-            return line[line.index(MARK):].strip().rstrip("'\"]")
-    return None
+    """The message of the (last) capclean error inside an exception, without the mark.
+
+    Runners wrap and stringify what a worker raised, so the message is searched for in the text.
+    """
+    text = str(error)
+    if MARK not in text:
+        return None
+    message = text[text.rindex(MARK) + len(MARK):].splitlines()[0]
+    return message.split(" [while running")[0].strip()

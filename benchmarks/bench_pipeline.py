@@ -1,0 +1,110 @@
+"""`make bench`: the full default cleaning of MSR-VTT against its I/O floor, in one run.
+
+The I/O floor is the same Beam pipeline with the same reader and writer and no
+cleaning: what any run must pay. Each is run as its own process so that its
+peak memory (all Beam worker processes included) is its own. Then each step's
+core functions are timed alone over the whole dataset, in this process.
+"""
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from benchmarks.measure import run_measured  # noqa: E402
+
+
+def run_floor(input_path, output_dir, beam_args):
+    """The I/O floor: read the annotations, write the same rows as Parquet."""
+    from pipelines.config import load_config
+    from pipelines.run import make_pipeline
+    from transforms.read import ReadMsrVtt, find_annotation_files
+    from transforms.write import WriteTables
+
+    pipeline = make_pipeline(beam_args)
+    sources = find_annotation_files(input_path)
+    _ = (pipeline | "Read" >> ReadMsrVtt(sources)
+         | "Write" >> WriteTables(output_dir, load_config("default").output.sen_ids_per_file))
+    pipeline.run().wait_until_finish()
+
+
+def time_steps(input_path, profile):
+    """Seconds each step's core takes over the whole dataset, one process, no Beam."""
+    from collections import defaultdict
+
+    from pipelines.config import load_config
+    from transforms.dedup import remove_near_duplicates
+    from transforms.normalize import normalize_caption
+    from transforms.batch import rewrite_captions
+    from transforms.read import assemble_video, find_annotation_files, load_annotations, split_into_video_parts
+    from transforms.runon import add_moments, length_moments, truncate_long_captions, word_limit
+    from transforms.spelling import CorrectSpellingFn
+
+    config = load_config(profile)
+    seconds = {}
+    started = time.perf_counter()
+    parts, seen = defaultdict(list), set()
+    for index, source in enumerate(find_annotation_files(input_path)):
+        for video_id, part in split_into_video_parts(load_annotations(source), index, seen).items():
+            parts[video_id].append(part)
+    batches = [assemble_video(video_id, video_parts) for video_id, video_parts in sorted(parts.items())]
+    seconds["read"] = time.perf_counter() - started
+
+    def timed(step, function):
+        nonlocal batches
+        start = time.perf_counter()
+        batches = [function(batch) for batch in batches]
+        seconds[step] = time.perf_counter() - start
+
+    timed("normalize", lambda b: rewrite_captions(b, "normalize", normalize_caption))
+    speller = CorrectSpellingFn(config.spelling)
+    speller.setup()
+    timed("spelling", lambda b: next(iter(speller.process(b))))
+    timed("dedup", lambda b: remove_near_duplicates(b, config.dedup.edit_threshold,
+                                                     config.dedup.similarity_threshold))
+    start = time.perf_counter()
+    limit = word_limit(add_moments(length_moments(b) for b in batches), config.runon.std_multiplier)
+    batches = [truncate_long_captions(b, limit, config.runon.splits) for b in batches]
+    seconds["runon"] = time.perf_counter() - start
+    return seconds
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--input", required=True)
+    parser.add_argument("--profile", default="default")
+    parser.add_argument("--floor-only", metavar="OUTPUT", help=argparse.SUPPRESS)
+    args, beam_args = parser.parse_known_args()
+    if args.floor_only:
+        run_floor(args.input, args.floor_only, beam_args)
+        return 0
+
+    with tempfile.TemporaryDirectory(prefix="capclean-bench-") as scratch:
+        floor = run_measured([sys.executable, __file__, "--input", args.input, "--floor-only",
+                              f"{scratch}/floor"] + beam_args)
+        full = run_measured([str(Path(sys.executable).parent / "capclean"), "clean", "--input", args.input,
+                             "--output", f"{scratch}/full", "--profile", args.profile] + beam_args)
+    for name, result in (("I/O floor", floor), ("full run", full)):
+        if result["returncode"] != 0:
+            print(result["output"])
+            raise SystemExit(f"bench: the {name} failed")
+    steps = time_steps(args.input, args.profile)
+
+    print(f"capclean bench on {args.input} (profile {args.profile}; Beam args: {' '.join(beam_args) or 'none'})")
+    print(f"  {'':<22}{'wall s':>9}{'peak MiB':>10}")
+    for name, result in (("I/O floor", floor), (f"full run ({args.profile})", full)):
+        print(f"  {name:<22}{result['seconds']:>9.1f}{result['peak_mib']:>10.0f}")
+    print(f"  ratio full / floor: time {full['seconds'] / floor['seconds']:.1f}x, "
+          f"memory {full['peak_mib'] / floor['peak_mib']:.1f}x")
+    total = sum(steps.values())
+    print("  step cores alone, one process, no Beam:")
+    for step, seconds in steps.items():
+        print(f"    {step:<10}{seconds:>8.1f} s  {100 * seconds / total:>5.1f}%")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
