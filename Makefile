@@ -10,7 +10,7 @@ WORKERS ?= 2
 BEAM_ARGS ?= --direct_num_workers=$(WORKERS) --direct_running_mode=multi_processing
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: install system-packages run test test-fast bench clean
+.PHONY: install system-packages run sweep test test-fast bench clean
 
 install: system-packages $(VENV)/.installed
 
@@ -27,8 +27,14 @@ $(VENV)/.installed: requirements.txt constraints.txt setup.py
 	$(BIN)/pip install -q --disable-pip-version-check --no-deps -e .
 	touch $@
 
+EXPORTS ?= msrvtt-json,coco,hf
+
 run: install
-	$(BIN)/capclean clean --input $(INPUT) --output $(OUTPUT) --profile $(PROFILE) $(BEAM_ARGS)
+	$(BIN)/capclean clean --input $(INPUT) --output $(OUTPUT) --profile $(PROFILE) --export $(EXPORTS) $(BEAM_ARGS)
+
+# Step III over the paper's grid of (e, s), steps I-II computed once.
+sweep: install
+	$(BIN)/capclean sweep --input $(INPUT) --output $(OUTPUT)-sweep --profile $(PROFILE) $(BEAM_ARGS)
 
 test: install
 	$(BIN)/python -m pytest -q tests

@@ -23,6 +23,7 @@ setup(
         "pandas>=2.0",
         "numpy>=1.24",
         "PyYAML>=6.0",
+        "matplotlib>=3.7",
     ],
     entry_points={"console_scripts": ["capclean = pipelines.cli:main"]},
 )

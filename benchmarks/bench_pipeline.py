@@ -1,4 +1,4 @@
-"""`make bench`: the full default cleaning of MSR-VTT against its I/O floor, in one run.
+"""`make bench`: the full default cleaning of MSR-VTT against its I/O floor, and the sweep, in one run.
 
 The I/O floor is the same Beam pipeline with the same reader and writer and no
 cleaning: what any run must pay. Each is run as its own process so that its
@@ -85,9 +85,12 @@ def main():
     with tempfile.TemporaryDirectory(prefix="capclean-bench-") as scratch:
         floor = run_measured([sys.executable, __file__, "--input", args.input, "--floor-only",
                               f"{scratch}/floor"] + beam_args)
-        full = run_measured([str(Path(sys.executable).parent / "capclean"), "clean", "--input", args.input,
-                             "--output", f"{scratch}/full", "--profile", args.profile] + beam_args)
-    for name, result in (("I/O floor", floor), ("full run", full)):
+        capclean = str(Path(sys.executable).parent / "capclean")
+        full = run_measured([capclean, "clean", "--input", args.input, "--output", f"{scratch}/full",
+                             "--profile", args.profile] + beam_args)
+        sweep = run_measured([capclean, "sweep", "--input", args.input, "--output", f"{scratch}/sweep",
+                              "--profile", args.profile] + beam_args)
+    for name, result in (("I/O floor", floor), ("full run", full), ("sweep", sweep)):
         if result["returncode"] != 0:
             print(result["output"])
             raise SystemExit(f"bench: the {name} failed")
@@ -95,10 +98,12 @@ def main():
 
     print(f"capclean bench on {args.input} (profile {args.profile}; Beam args: {' '.join(beam_args) or 'none'})")
     print(f"  {'':<22}{'wall s':>9}{'peak MiB':>10}")
-    for name, result in (("I/O floor", floor), (f"full run ({args.profile})", full)):
+    for name, result in (("I/O floor", floor), (f"full run ({args.profile})", full), ("sweep, 8 points", sweep)):
         print(f"  {name:<22}{result['seconds']:>9.1f}{result['peak_mib']:>10.0f}")
     print(f"  ratio full / floor: time {full['seconds'] / floor['seconds']:.1f}x, "
           f"memory {full['peak_mib'] / floor['peak_mib']:.1f}x")
+    print(f"  ratio sweep / full run: time {sweep['seconds'] / full['seconds']:.2f}x "
+          f"(8 separate full runs would be 8x)")
     total = sum(steps.values())
     print("  step cores alone, one process, no Beam:")
     for step, seconds in steps.items():

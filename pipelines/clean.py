@@ -2,6 +2,7 @@
 import apache_beam as beam
 
 from pipelines.finalize import Finalize
+from pipelines.progress import log_progress
 from pipelines.stats import CountFigures
 from transforms.dedup import RemoveNearDuplicates
 from transforms.normalize import Normalize
@@ -11,19 +12,25 @@ from transforms.spelling import CorrectSpelling
 from transforms.write import WriteTables
 
 
+def read_and_correct(pipeline, sources, config):
+    """Read, then steps I and II as `config.steps` asks: what the cleaning and the sweep share."""
+    batches = pipeline | "Read" >> ReadMsrVtt(sources) | log_progress("read")
+    if "normalize" in config.steps:
+        batches = batches | "Normalize" >> Normalize() | log_progress("normalize")
+    if "spelling" in config.steps:
+        batches = batches | "Spelling" >> CorrectSpelling(config.spelling) | log_progress("spelling")
+    return batches
+
+
 def build_cleaning(pipeline, sources, output_dir, config):
     """Add the whole cleaning to `pipeline`; the steps run are those of `config.steps`, in order."""
-    batches = pipeline | "Read" >> ReadMsrVtt(sources)
+    batches = read_and_correct(pipeline, sources, config)
     word_limit = None
-    if "normalize" in config.steps:
-        batches = batches | "Normalize" >> Normalize()
-    if "spelling" in config.steps:
-        batches = batches | "Spelling" >> CorrectSpelling(config.spelling)
     if "dedup" in config.steps:
-        batches = batches | "Dedup" >> RemoveNearDuplicates(config.dedup)
+        batches = batches | "Dedup" >> RemoveNearDuplicates(config.dedup) | log_progress("dedup")
     if "runon" in config.steps:
         word_limit = batches | "RunonWordLimit" >> WordLimit(config.runon.std_multiplier)
-        batches = batches | "Runon" >> TruncateLongCaptions(word_limit, config.runon.splits)
+        batches = batches | "Runon" >> TruncateLongCaptions(word_limit, config.runon.splits) | log_progress("runon")
     written = batches | "Write" >> WriteTables(output_dir, config.output.sen_ids_per_file)
     counts = batches | "Figures" >> CountFigures()
     return counts | "Finalize" >> Finalize(output_dir, config, written, word_limit)

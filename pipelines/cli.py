@@ -1,4 +1,4 @@
-"""The `capclean` command line."""
+"""The `capclean` command line: clean, sweep, report, export."""
 import argparse
 import json
 import logging
@@ -16,6 +16,9 @@ log = logging.getLogger("capclean")
 
 EXIT_VALIDATION_FAILED = 1
 EXIT_USAGE = 2
+EXPORT_NAMES = ("msrvtt-json", "coco", "hf")
+EXPORTS_HELP = ("msrvtt-json (the MSR-VTT JSON format)", "coco (validate and test references)",
+                "hf (Hugging Face datasets layout)")
 
 BEAM_HELP = """\
 Beam options: any other --flag is passed to Apache Beam. Without --runner,
@@ -29,20 +32,37 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="capclean", description="Clean a crowd-sourced video-caption dataset "
                                      "(MSR-VTT format) into validated Parquet tables.")
     commands = parser.add_subparsers(dest="command", required=True)
+    formatter = argparse.RawDescriptionHelpFormatter
     clean = commands.add_parser("clean", help="run the cleaning pipeline", epilog=BEAM_HELP,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_clean_arguments(clean)
+                                formatter_class=formatter)
+    add_input_arguments(clean, "output folder; replaced only when the new output has passed validation")
+    add_step_arguments(clean)
+    clean.add_argument("--export", metavar="LIST", default="",
+                       help=f"also write these exports into the output: comma-separated of {','.join(EXPORTS_HELP)}")
+    sweep = commands.add_parser("sweep", formatter_class=formatter, epilog=BEAM_HELP,
+                                help="remaining captions of step III over a grid of (e, s); steps I-II run once")
+    add_input_arguments(sweep, "folder for sweep.csv, sweep.json and sweep.png")
+    sweep.add_argument("--grid", metavar="E:S,...", help="grid points (default: the paper's eight, "
+                       "e in 0,1,2 at s=0.9 and s in 0.75..1.00 at e=0)")
+    report = commands.add_parser("report", help="write report.html for a run, or two runs side by side")
+    report.add_argument("run", help="output folder of a run")
+    report.add_argument("other", nargs="?", help="a second run's output folder to compare with (e.g. paper)")
+    report.add_argument("--to", metavar="FILE", help="where to write the page (default: RUN/report.html)")
+    export = commands.add_parser("export", help="write a run's captions in other formats")
+    export.add_argument("run", help="output folder of a run")
+    export.add_argument("--formats", default=",".join(EXPORT_NAMES), metavar="LIST",
+                        help="comma-separated of msrvtt-json (needs --input), coco, hf (default: all)")
+    export.add_argument("--input", metavar="PATH", help="the run's original annotations (for msrvtt-json)")
     return parser
 
 
-def add_clean_arguments(clean):
-    io = clean.add_argument_group("input and output")
+def add_input_arguments(command, output_help):
+    io = command.add_argument_group("input and output")
     io.add_argument("--input", required=True, metavar="PATH",
                     help="folder with the MSR-VTT annotation files (the two zips as distributed, or the JSON files), "
                          "or one MSR-VTT-format JSON file")
-    io.add_argument("--output", required=True, metavar="DIR",
-                    help="output folder; replaced only when the new output has passed validation")
-    profile = clean.add_argument_group("configuration")
+    io.add_argument("--output", required=True, metavar="DIR", help=output_help)
+    profile = command.add_argument_group("configuration")
     profile.add_argument("--profile", default="default", choices=["default", "paper"],
                          help="'paper' reproduces the published cleaning exactly; 'default' is capclean's "
                               "recommended cleaning (default: %(default)s)")
@@ -50,7 +70,7 @@ def add_clean_arguments(clean):
                          "pipelines/profiles/*.yaml)")
     profile.add_argument("--steps", metavar="LIST", help="comma-separated subset of "
                          f"{','.join(ALL_STEPS)} to run, always in that order (default: all)")
-    spelling = clean.add_argument_group("step II, spelling")
+    spelling = command.add_argument_group("step II, spelling")
     spelling.add_argument("--hunspell-dictionary", metavar="BASE",
                           help="Hunspell dictionary, path without .dic/.aff (default: /usr/share/hunspell/en_US)")
     spelling.add_argument("--custom-words", metavar="FILE", help="words Hunspell must accept, one a line "
@@ -60,6 +80,9 @@ def add_clean_arguments(clean):
     spelling.add_argument("--suggestion", choices=["first", "first_plain"],
                           help="which Hunspell suggestion replaces a rejected token: 'first' as published, "
                                "'first_plain' the first without punctuation or accents")
+
+
+def add_step_arguments(clean):
     dedup = clean.add_argument_group("step III, near-duplicates")
     dedup.add_argument("-e", "--edit-threshold", type=int, metavar="E",
                        help="two words are equal when their Levenshtein distance is at most E (paper: 0)")
@@ -76,17 +99,19 @@ def add_clean_arguments(clean):
 
 
 def config_from_arguments(args):
+    """The profile, the --config file over it, then every flag given (commands without a flag leave it alone)."""
+    flag = lambda name: getattr(args, name, None)  # noqa: E731
     config = load_config(args.profile, args.config)
     config = override(config, "", steps=_comma_list(args.steps))
-    config = override(config, "spelling", hunspell_dictionary=args.hunspell_dictionary,
-                      custom_words=args.custom_words, british_to_american=args.british_to_american,
-                      splits=args.splits_mapping, suggestion=args.suggestion)
-    config = override(config, "dedup", edit_threshold=args.edit_threshold,
-                      similarity_threshold=args.similarity_threshold)
-    config = override(config, "runon", rule=args.runon_rule, std_multiplier=args.runon_std_multiplier,
-                      splits=_comma_list(args.runon_splits))
-    config = override(config, "validation", allowed_characters=args.allowed_characters)
-    config = override(config, "output", sen_ids_per_file=args.sen_ids_per_file)
+    config = override(config, "spelling", hunspell_dictionary=flag("hunspell_dictionary"),
+                      custom_words=flag("custom_words"), british_to_american=flag("british_to_american"),
+                      splits=flag("splits_mapping"), suggestion=flag("suggestion"))
+    config = override(config, "dedup", edit_threshold=flag("edit_threshold"),
+                      similarity_threshold=flag("similarity_threshold"))
+    config = override(config, "runon", rule=flag("runon_rule"), std_multiplier=flag("runon_std_multiplier"),
+                      splits=_comma_list(flag("runon_splits")))
+    config = override(config, "validation", allowed_characters=flag("allowed_characters"))
+    config = override(config, "output", sen_ids_per_file=flag("sen_ids_per_file"))
     # Run the steps in pipeline order whatever order the flag named them in.
     return override(config, "", steps=tuple(step for step in ALL_STEPS if step in config.steps))
 
@@ -108,18 +133,32 @@ def main(argv=None) -> int:
     quiet_logging()
     args, beam_args = build_parser().parse_known_args(argv)
     unknown = [arg for arg in beam_args if not arg.startswith("--")]
-    if unknown:
-        print(f"capclean: unexpected arguments: {' '.join(unknown)}", file=sys.stderr)
+    if unknown or (beam_args and args.command in ("report", "export")):
+        print(f"capclean: unexpected arguments: {' '.join(beam_args)}", file=sys.stderr)
         return EXIT_USAGE
     try:
+        if args.command == "report":
+            return report_command(args)
+        if args.command == "export":
+            return export_command(args)
         config = config_from_arguments(args)
-        return run_clean(args.input, args.output, config, beam_args)
+        if args.command == "sweep":
+            return sweep_command(args, config, beam_args)
+        exports = _comma_list(args.export) or ()
+        check_export_names(exports)
+        return run_clean(args.input, args.output, config, beam_args, exports)
     except (ConfigError, CapcleanError) as error:
         print(f"capclean: error: {find_error_line(error) or error}", file=sys.stderr)
         return EXIT_USAGE
 
 
-def run_clean(input_path, output_dir, config, beam_args) -> int:
+def check_export_names(names):
+    unknown = [name for name in names if name not in EXPORT_NAMES]
+    if unknown:
+        raise ConfigError(f"unknown export {', '.join(unknown)}; exports: {', '.join(EXPORT_NAMES)}")
+
+
+def run_clean(input_path, output_dir, config, beam_args, exports=()) -> int:
     from pipelines.run import run_pipeline  # Beam is imported only when a pipeline runs
 
     output = Path(output_dir).resolve()
@@ -127,27 +166,104 @@ def run_clean(input_path, output_dir, config, beam_args) -> int:
     staging.parent.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
     log.info("cleaning %s into %s (profile %s, steps %s)", input_path, output, config.profile, ",".join(config.steps))
-    try:
+    with worker_errors_as_one_line(staging):
         run_pipeline(input_path, str(staging), config, beam_args)
-    except CapcleanError:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-    except Exception as error:  # a runner wraps worker errors; show ours as one line
-        shutil.rmtree(staging, ignore_errors=True)
-        message = find_error_line(error)
-        if message is None:
-            raise
-        raise CapcleanError(message) from None
     result = json.loads((staging / "validation" / "result.json").read_text())
     if not result["success"]:
         print("capclean: the output failed validation; it is left in " f"{staging}:", file=sys.stderr)
         for failure in result["failures"]:
             print(f"  - {failure}", file=sys.stderr)
         return EXIT_VALIDATION_FAILED
+    log.info("pipeline and validation done in %.0f s; writing the report", time.monotonic() - started)
+    write_report_and_exports(staging, input_path, exports)
     replace_folder(staging, output)
     stats = json.loads((output / "stats.json").read_text())
     print(format_summary(stats, time.monotonic() - started))
-    print(f"  validation passed; output in {output}, Data Docs in {output / 'validation' / 'index.html'}")
+    print(f"  validation passed; output in {output}\n  report: {output / 'report.html'}, "
+          f"Data Docs: {output / 'validation' / 'index.html'}")
+    return 0
+
+
+def write_report_and_exports(output: Path, input_path, exports):
+    from pipelines.report import write_report
+
+    write_report(str(output))
+    if exports:
+        from pipelines.exports import run_exports
+        for path in run_exports(exports, str(output), input_path):
+            log.info("exported %s", path)
+
+
+class worker_errors_as_one_line:
+    """Turn a capclean error raised on a worker (wrapped by the runner) back into one line; remove `staging` if given."""
+
+    def __init__(self, staging=None):
+        self._staging = staging
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, error, traceback):
+        if error is None:
+            return False
+        if self._staging is not None:
+            shutil.rmtree(self._staging, ignore_errors=True)
+        if isinstance(error, CapcleanError) or not isinstance(error, Exception):
+            return False
+        message = find_error_line(error)
+        if message is None:
+            return False
+        raise CapcleanError(message) from None
+
+
+def sweep_command(args, config, beam_args) -> int:
+    from pipelines.run import make_pipeline
+    from pipelines.sweep import PAPER_GRID, build_sweep, parse_grid
+    from transforms.read import find_annotation_files
+
+    try:
+        grid = parse_grid(args.grid) if args.grid else PAPER_GRID
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
+    output = Path(args.output).resolve()
+    output.mkdir(parents=True, exist_ok=True)
+    started = time.monotonic()
+    log.info("sweep of %d grid points on %s (steps before dedup: %s)", len(grid), args.input,
+             ",".join(step for step in config.steps if step in ("normalize", "spelling")) or "none")
+    sources = find_annotation_files(args.input)
+    pipeline = make_pipeline(beam_args)
+    build_sweep(pipeline, sources, str(output), config, grid)
+    with worker_errors_as_one_line():
+        pipeline.run().wait_until_finish()
+    rows = json.loads((output / "sweep.json").read_text())
+    print(f"capclean sweep: done in {time.monotonic() - started:.1f} s, profile {config.profile}")
+    print(f"  {'e':>3} {'s':>5} {'remaining':>10} {'removed':>8} {'videos':>7}")
+    for row in rows:
+        print(f"  {row['e']:>3} {row['s']:>5.2f} {row['remaining']:>10} {row['removed']:>8} {row['videos_touched']:>7}")
+    print(f"  table: {output / 'sweep.csv'}, plot: {output / 'sweep.png'}")
+    return 0
+
+
+def report_command(args) -> int:
+    from pipelines.report import write_report
+
+    for folder in (args.run, args.other):
+        if folder and not (Path(folder) / "stats.json").is_file():
+            raise CapcleanError(f"{folder} is not a capclean output folder (no stats.json)")
+    path = write_report(args.run, args.other, args.to)
+    print(f"capclean: report written to {path}")
+    return 0
+
+
+def export_command(args) -> int:
+    from pipelines.exports import run_exports
+
+    if not (Path(args.run) / "stats.json").is_file():
+        raise CapcleanError(f"{args.run} is not a capclean output folder (no stats.json)")
+    names = _comma_list(args.formats) or ()
+    check_export_names(names)
+    for path in run_exports(names, args.run, args.input):
+        print(f"capclean: exported {path}")
     return 0
 
 

@@ -63,3 +63,31 @@ def test_remove_near_duplicates_records_each_removal_with_the_kept_caption():
     assert (row["sen_id"], row["kept_sen_id"], row["step"]) == (10, 11, "dedup")
     assert "opened a near-duplicate group" in row["reason"]
     assert [c.sen_id for c in batch.captions] == [10, 11, 12]  # the input is not mutated
+
+
+def lcs_by_dynamic_programming(a, b, edit_threshold):
+    """The paper's dynamic programme, cell by cell: the reference the fast paths must agree with."""
+    from rapidfuzz.distance import Levenshtein
+    table = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
+    for i, x in enumerate(a):
+        for j, y in enumerate(b):
+            match = 1 if Levenshtein.distance(x, y) <= edit_threshold else 0
+            table[i + 1][j + 1] = max(table[i][j] + match, table[i][j + 1], table[i + 1][j])
+    return table[len(a)][len(b)]
+
+
+@pytest.mark.parametrize("edit_threshold", [0, 1, 2])
+def test_fast_lcs_agrees_with_the_dynamic_programme(edit_threshold):
+    import random
+    rng = random.Random(edit_threshold)
+    words = ["a", "man", "men", "is", "cooking", "cookin", "pasta", "past", "in", "on", "the", "kitchen", "a"]
+    for _ in range(300):
+        a = [rng.choice(words) for _ in range(rng.randint(1, 25))]
+        b = [rng.choice(words) for _ in range(rng.randint(1, 70))]  # past 64 positions too
+        assert common_words(a, b, edit_threshold) == lcs_by_dynamic_programming(a, b, edit_threshold)
+
+
+def test_grouping_with_an_edit_threshold():
+    texts = ["a man is cooking pasta", "a men is cookin pasta", "a dog sleeps"]
+    assert [[i for i, _ in group] for group in group_near_duplicates(texts, 1, 0.9)] == [[0, 1], [2]]
+    assert [[i for i, _ in group] for group in group_near_duplicates(texts, 0, 0.9)] == [[0], [1], [2]]

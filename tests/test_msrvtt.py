@@ -157,3 +157,17 @@ def test_a_corrupted_output_fails_the_suites(paper_output, tmp_path):
     assert not result.success
     text = "\n".join(result.failures)
     assert "unique" in text and "sen_id" in text
+
+
+def test_sweep_over_the_papers_grid(msrvtt_dir, paper_output, tmp_path):
+    assert main(["sweep", "--input", str(msrvtt_dir), "--output", str(tmp_path), "--profile", "paper"] + BEAM_ARGS) == 0
+    rows = {(row["e"], row["s"]): row for row in json.loads((tmp_path / "sweep.json").read_text())}
+    assert len(rows) == 8
+    # The sweep's point (0, 0.85) is the cleaning's step III.
+    dedup = stats(paper_output)["steps"]["dedup"]
+    assert rows[(0, 0.85)]["removed"] == dedup["captions_removed"]
+    assert rows[(0, 0.85)]["videos_touched"] == dedup["videos_touched"]
+    remaining_by_s = [rows[(0, s)]["remaining"] for s in (0.75, 0.80, 0.85, 0.90, 0.95, 1.00)]
+    assert remaining_by_s == sorted(remaining_by_s) and remaining_by_s[0] < remaining_by_s[-1]
+    remaining_by_e = [rows[(e, 0.9)]["remaining"] for e in (0, 1, 2)]
+    assert remaining_by_e == sorted(remaining_by_e, reverse=True) and remaining_by_e[0] > remaining_by_e[-1]

@@ -10,6 +10,7 @@ from dataclasses import replace
 import apache_beam as beam
 import numpy as np
 from rapidfuzz.distance import LCSseq, Levenshtein
+from rapidfuzz.process import cdist
 
 from transforms.batch import removed_row
 
@@ -20,46 +21,86 @@ def common_words(a: list, b: list, edit_threshold: int) -> int:
     """Length of the longest common subsequence of two word lists, words equal within the edit threshold."""
     if edit_threshold == 0:
         return LCSseq.similarity(a, b)  # exact word equality: rapidfuzz's C implementation
-    matches = np.array([[Levenshtein.distance(x, y) <= edit_threshold for y in b] for x in a], dtype=bool)
-    return _lcs_over_matches(matches)
+    return CloseWords([a, b], edit_threshold).common_words(0, 1)
 
 
-def _lcs_over_matches(matches: np.ndarray) -> int:
-    rows, cols = matches.shape
-    previous = np.zeros(cols + 1, dtype=np.int64)
-    for i in range(rows):
-        current = np.zeros(cols + 1, dtype=np.int64)
-        for j in range(cols):
-            if matches[i, j]:
-                current[j + 1] = previous[j] + 1
-            else:
-                current[j + 1] = max(previous[j + 1], current[j])
-        previous = current
-    return int(previous[cols])
+class CloseWords:
+    """Which words of a video's captions are within the edit threshold of each other, computed once per video.
+
+    All word distances come from one rapidfuzz `cdist` over the video's vocabulary;
+    each caption then keeps, per vocabulary word, a bit mask of its positions
+    holding a close word, which is what the bit-parallel LCS below consumes.
+    """
+
+    def __init__(self, word_lists: list, edit_threshold: int):
+        vocabulary = sorted({word for words in word_lists for word in words})
+        index = {word: number for number, word in enumerate(vocabulary)}
+        distances = cdist(vocabulary, vocabulary, scorer=Levenshtein.distance, dtype=np.int32)
+        close = distances <= edit_threshold
+        self._word_ids = [[index[word] for word in words] for words in word_lists]
+        self._lengths = [len(words) for words in word_lists]
+        self._masks = [_position_masks(close[:, ids]) if ids else [] for ids in self._word_ids]
+
+    def common_words(self, i: int, j: int) -> int:
+        masks_of_j = self._masks[j]
+        return bit_parallel_lcs([masks_of_j[word] for word in self._word_ids[i]], self._lengths[j])
+
+
+def _position_masks(close_to_positions: np.ndarray) -> list:
+    """Row w of a (vocabulary x positions) boolean matrix -> an int with bit p set where word w is close to position p."""
+    packed = np.packbits(close_to_positions, axis=1, bitorder="little")
+    return [int.from_bytes(row.tobytes(), "little") for row in packed]
+
+
+def bit_parallel_lcs(match_masks: list, length: int) -> int:
+    """LCS length from, for each word of one sequence, the mask of matching positions in the other.
+
+    The bit-vector algorithm of Allison and Dix (Hyyrö's form): it needs only the
+    match matrix, so a fuzzy word equality gives the same result as the
+    dynamic programme, one machine-word operation per word instead of per pair.
+    """
+    full = (1 << length) - 1
+    row = full
+    for matches in match_masks:
+        kept = row & matches
+        row = ((row + kept) | (row - kept)) & full
+    return length - row.bit_count()
 
 
 def caption_similarity(a: str, b: str, edit_threshold: int = 0) -> float:
-    words_a, words_b = a.split(), b.split()
-    if not words_a or not words_b:
-        return 0.0
-    m = common_words(words_a, words_b, edit_threshold)
-    return 0.5 * (m / len(words_a) + m / len(words_b))
+    return pairwise_similarity([a, b], edit_threshold)(0, 1)
+
+
+def pairwise_similarity(texts: list, edit_threshold: int):
+    """similarity(i, j) of the video's captions i and j, with per-video precomputation when e > 0."""
+    word_lists = [text.split() for text in texts]
+    close_words = CloseWords(word_lists, edit_threshold) if edit_threshold > 0 else None
+
+    def similarity(i, j):
+        a, b = word_lists[i], word_lists[j]
+        if not a or not b:
+            return 0.0
+        m = close_words.common_words(i, j) if close_words else LCSseq.similarity(a, b)
+        return 0.5 * (m / len(a) + m / len(b))
+
+    return similarity
 
 
 def group_near_duplicates(texts: list, edit_threshold: int, similarity_threshold: float) -> list:
     """Greedy groups of indexes into `texts`: the first ungrouped caption opens a group
     and takes every later ungrouped caption similar to it (not transitively).
     Each group is a list of (index, similarity to the opener), the opener first."""
+    similarity_of = pairwise_similarity(texts, edit_threshold)
     grouped = [False] * len(texts)
     groups = []
-    for opener, opener_text in enumerate(texts):
+    for opener in range(len(texts)):
         if grouped[opener]:
             continue
         group = [(opener, 1.0)]
         for other in range(opener + 1, len(texts)):
             if grouped[other]:
                 continue
-            similarity = caption_similarity(opener_text, texts[other], edit_threshold)
+            similarity = similarity_of(opener, other)
             if similarity >= similarity_threshold:
                 group.append((other, similarity))
                 grouped[other] = True

@@ -1,0 +1,719 @@
+"""The run report: one self-contained HTML page about a capclean output folder.
+
+`write_report(A)` describes one run; `write_report(A, B)` puts a second run beside
+it (say the `paper` profile next to `default`). Everything the page shows comes
+from the output folder: stats.json, the four Parquet tables and validation/.
+
+The page must open anywhere, offline and years later, and go into a paper's
+appendix, so it loads nothing: the CSS is inline and the plots are PNGs
+embedded as data: URIs. Every text taken from the data is HTML-escaped.
+"""
+import base64
+import difflib
+import hashlib
+import html
+import io
+import json
+import os
+import pathlib
+import re
+import urllib.parse
+from dataclasses import dataclass
+
+import matplotlib
+
+matplotlib.use("Agg")  # no display: render straight to PNG bytes
+
+import matplotlib.pyplot as plt  # noqa: E402  (must come after matplotlib.use)
+from matplotlib.ticker import FuncFormatter  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pyarrow as pa  # noqa: E402
+import pyarrow.parquet as pq  # noqa: E402
+
+from schemas.tables import STEP_ORDER, TABLES  # noqa: E402
+
+# The four figures of the paper's Table 3, as stats.json names them.
+STEP_FIGURES = (
+    ("captions_changed", "captions changed"),
+    ("captions_removed", "captions removed"),
+    ("videos_touched", "videos touched"),
+    ("tokens_changed", "tokens changed"),
+)
+EXAMPLES_PER_STEP = 8
+DUPLICATE_GROUPS_SHOWN = 10
+TOP_CORRECTIONS = 15
+TOP_REASONS = 15
+DIFFERENCES_SHOWN = 10
+# Longer captions share the last bin of the length histogram, so a few 70-word
+# captions do not squeeze the bulk of the distribution into the left edge.
+LONGEST_BIN = 40
+RUN_COLORS = ("#1f5fa8", "#d9661f")
+
+
+def write_report(output_dir: str, compare_dir: str | None = None, report_path: str | None = None) -> pathlib.Path:
+    """Write the HTML report of the run in `output_dir` (beside the run in `compare_dir`, if given).
+
+    The page goes to `report_path`, by default `<output_dir>/report.html`.
+    Returns the path written.
+    """
+    runs = [load_run(output_dir)]
+    if compare_dir is not None:
+        runs.append(load_run(compare_dir))
+    label_runs(runs)
+    path = pathlib.Path(report_path) if report_path else runs[0].folder / "report.html"
+    path = path.resolve()
+    page = render_page(runs, path.parent)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # Write beside the target and rename, so a reader never sees half a page.
+    partial = path.with_name(f".{path.name}.partial")
+    partial.write_text(page, encoding="utf-8")
+    os.replace(partial, path)
+    return path
+
+
+# --- Reading a run ------------------------------------------------------------------------------
+
+@dataclass
+class Run:
+    folder: pathlib.Path
+    stats: dict
+    captions: pd.DataFrame
+    removed: pd.DataFrame
+    edits: pd.DataFrame
+    corrections: pd.DataFrame
+    validation: dict | None  # validation/result.json, when the run has one
+    label: str = ""  # what the page calls this run: its profile, unless both runs share one
+
+
+def load_run(output_dir) -> Run:
+    folder = pathlib.Path(output_dir).resolve()
+    stats_file = folder / "stats.json"
+    if not stats_file.is_file():
+        raise FileNotFoundError(f"{folder} has no stats.json: it is not a capclean output folder")
+    result_file = folder / "validation" / "result.json"
+    return Run(
+        folder=folder,
+        stats=json.loads(stats_file.read_text()),
+        captions=read_table(folder, "captions"),
+        removed=read_table(folder, "removed"),
+        edits=read_table(folder, "edits"),
+        corrections=read_table(folder, "corrections"),
+        validation=json.loads(result_file.read_text()) if result_file.is_file() else None,
+    )
+
+
+def read_table(folder: pathlib.Path, name: str) -> pd.DataFrame:
+    """One output table as a DataFrame; a missing folder reads as the empty table."""
+    schema = TABLES[name]
+    table = pq.read_table(folder / name, schema=schema) if (folder / name).is_dir() else schema.empty_table()
+    # Nullable integers: `removed.sen_id` and `kept_sen_id` hold nulls, and plain
+    # pandas would turn those columns into floats.
+    integer_types = {pa.int64(): pd.Int64Dtype(), pa.int32(): pd.Int32Dtype()}
+    return table.to_pandas(types_mapper=integer_types.get)
+
+
+def shown_folder(folder: pathlib.Path) -> pathlib.Path:
+    """The folder a run is known by.
+
+    `capclean clean` writes the report while the run still sits in its staging
+    folder (`.NAME.partial-1a2b3c4d`, beside the target, see cli.run_clean) and
+    renames it to NAME after; the page names the folder the run ends up in.
+    """
+    staging = re.fullmatch(r"\.(.+)\.partial-[0-9a-f]{8}", folder.name)
+    return folder.with_name(staging.group(1)) if staging else folder
+
+
+def label_runs(runs: list[Run]) -> None:
+    """Name each run by its profile; two runs of one profile are told apart by their folders."""
+    for run in runs:
+        run.label = str(run.stats.get("profile", "?"))
+    if len(runs) == 2 and runs[0].label == runs[1].label:
+        for run in runs:
+            run.label = f"{run.label} ({shown_folder(run.folder).name})"
+        if runs[0].label == runs[1].label:
+            runs[0].label, runs[1].label = f"A: {runs[0].label}", f"B: {runs[1].label}"
+
+
+def steps_run(stats: dict) -> list[str]:
+    """The steps that ran, reader included (it always runs, and stats.json does not list it)."""
+    listed = stats.get("steps_run", list(stats.get("steps", {})))
+    return ["read"] + [step for step in listed if step != "read"]
+
+
+def step_figures(run: Run, step: str) -> dict | None:
+    """The figures stats.json has for one step; None when the step did not run.
+
+    stats.json counts every step, so a step left out by --steps shows zeros
+    there; the page shows it as not run instead.
+    """
+    if step not in steps_run(run.stats):
+        return None
+    return run.stats.get("steps", {}).get(step, {})
+
+
+# --- The input captions, rebuilt from lineage ---------------------------------------------------
+
+def input_captions(captions: pd.DataFrame, removed: pd.DataFrame, edits: pd.DataFrame) -> pd.DataFrame:
+    """The text every input record had before cleaning: columns `sen_id`, `caption`.
+
+    Every input record is one row of `captions` or `removed`. Its input text is
+    the `before` of its earliest edit; without an edit, nothing changed it, so it
+    is its text in the table. A record the reader removed is never edited, and its
+    `sen_id` may repeat an id the reader kept (a repeated record), so it always
+    keeps its own text rather than the other record's lineage.
+    """
+    first_before = earliest_before_by_sen_id(edits)
+    kept = captions["sen_id"].map(first_before).fillna(captions["caption"])
+    from_reader = removed["step"] == "read"
+    dropped = removed["sen_id"].map(first_before).where(~from_reader).fillna(removed["caption"])
+    return pd.concat([
+        pd.DataFrame({"sen_id": captions["sen_id"], "caption": kept}),
+        pd.DataFrame({"sen_id": removed["sen_id"], "caption": dropped}),
+    ], ignore_index=True)
+
+
+def earliest_before_by_sen_id(edits: pd.DataFrame) -> pd.Series:
+    """sen_id -> the `before` of the first step (in pipeline order) that edited it."""
+    step_rank = {step: rank for rank, step in enumerate(STEP_ORDER)}
+    ordered = (edits.assign(rank=edits["step"].map(step_rank).fillna(len(STEP_ORDER)))
+               .sort_values(["sen_id", "rank"], kind="stable"))
+    first = ordered.drop_duplicates("sen_id")
+    return pd.Series(first["before"].to_numpy(dtype=object), index=first["sen_id"].to_numpy())
+
+
+def word_counts(texts: pd.Series) -> np.ndarray:
+    """Words per caption; a record without text (the reader removed it) has none to count."""
+    return np.array([len(text.split()) for text in texts.dropna()], dtype=int)
+
+
+# --- The page -----------------------------------------------------------------------------------
+
+def render_page(runs: list[Run], report_dir: pathlib.Path) -> str:
+    title = "capclean run report: " + " vs ".join(run.label for run in runs)
+    sections = [
+        header_section(runs, report_dir),
+        counts_section(runs),
+        steps_section(runs),
+        lengths_section(runs),
+        corrections_section(runs),
+        examples_section(runs),
+        duplicates_section(runs),
+        removed_section(runs),
+    ]
+    if len(runs) == 2:
+        sections.append(differences_section(runs))
+    sections.append(validation_section(runs, report_dir))
+    return PAGE_TEMPLATE.format(title=esc(title), css=CSS, body="\n".join(sections))
+
+
+def header_section(runs: list[Run], report_dir: pathlib.Path) -> str:
+    rows = [
+        ("folder", [f"<code>{esc(shown_folder(run.folder))}</code>" for run in runs]),
+        ("profile", [esc(run.stats.get("profile", "?")) for run in runs]),
+        ("steps run", [esc(", ".join(steps_run(run.stats))) for run in runs]),
+        ("validation", [validation_summary(run, report_dir) for run in runs]),
+    ]
+    head = ""
+    if len(runs) == 2:
+        head = "<thead><tr><th></th>" + "".join(f"<th>{esc(run.label)}</th>" for run in runs) + "</tr></thead>"
+    body = "".join(f"<tr><th>{name}</th>{''.join(f'<td>{cell}</td>' for cell in cells)}</tr>" for name, cells in rows)
+    what = "one run" if len(runs) == 1 else "two runs side by side"
+    return (f"<h1>{esc(' vs '.join(run.label for run in runs))}: capclean run report</h1>"
+            f"<p class='lead'>What the cleaning did to the captions, {what}. Figures come from each "
+            f"run's <code>stats.json</code>, examples from its Parquet tables.</p>"
+            f"<table class='header'>{head}<tbody>{body}</tbody></table>")
+
+
+def counts_section(runs: list[Run]) -> str:
+    splits = sorted({split for run in runs for part in ("input", "output")
+                     for by in ("captions_by_split", "videos_by_split")
+                     for split in run.stats.get(part, {}).get(by, {})})
+    columns = [("input/captions", "input captions"), ("input/videos", "input videos"),
+               ("output/captions", "output captions"), ("output/videos", "output videos")]
+
+    def value(run, split, column):
+        part, what = column.split("/")
+        figures = run.stats.get(part, {})
+        return figures.get(what) if split == "total" else figures.get(f"{what}_by_split", {}).get(split)
+
+    table = comparison_table("split", splits + ["total"], columns, runs, value)
+    return (section("Captions and videos per split", table)
+            + "<p class='note'>The per-split input figures count the records the reader could use; the "
+              "input total counts every record read, unusable ones included.</p>")
+
+
+def steps_section(runs: list[Run]) -> str:
+    steps = list(STEP_ORDER) + sorted({step for run in runs for step in run.stats.get("steps", {})} - set(STEP_ORDER))
+
+    def value(run, step, figure):
+        figures = step_figures(run, step)
+        return None if figures is None else figures.get(figure)
+
+    table = comparison_table("step", steps, STEP_FIGURES, runs, value, table_id="step-figures")
+    text = ("<p class='note'>The paper's Table 3: for each step, the captions it changed or removed, the "
+            "videos with at least one such caption, and the tokens it changed. – : the step did not run.</p>")
+    return section("What each step did", table + text + other_figures_table(runs, steps))
+
+
+def other_figures_table(runs: list[Run], steps: list[str]) -> str:
+    """Every figure of stats.json's steps beyond Table 3's four, so new ones show without code changes."""
+    main = {figure for figure, _ in STEP_FIGURES}
+    rows = []
+    for step in steps:
+        names = set()
+        for run in runs:
+            names |= {name for name in flatten(step_figures(run, step) or {}) if name not in main}
+        rows += [f"{step}: {name}" for name in sorted(names)]
+    if not rows:
+        return ""
+
+    def value(run, row, _column):
+        step, name = row.split(": ", 1)
+        figures = step_figures(run, step)
+        return None if figures is None else flatten(figures).get(name)
+
+    return "<h3>Other figures of the steps</h3>" + comparison_table("step: figure", rows, [("value", "value")], runs, value)
+
+
+def flatten(figures: dict, prefix: str = "") -> dict:
+    """{'a': {'b': 1}} -> {'a / b': 1}."""
+    flat = {}
+    for key, value in figures.items():
+        if isinstance(value, dict):
+            flat.update(flatten(value, f"{prefix}{key} / "))
+        else:
+            flat[f"{prefix}{key}"] = value
+    return flat
+
+
+def lengths_section(runs: list[Run]) -> str:
+    series = length_series(runs)
+    if not any(len(counts) for _, counts, _ in series):
+        return section("Caption length before and after", "<p>No captions.</p>")
+    limits = {}  # word limit of step IV -> the runs that used it
+    for run in runs:
+        limit = (step_figures(run, "runon") or {}).get("word_limit")
+        if limit is not None:
+            limits.setdefault(limit, []).append(run.label)
+    figure = length_histogram(series, limits)
+    text = ("<p class='note'>Words per caption. \"Before\" is the input text of every caption read, rebuilt "
+            "from the edits; \"after\" is <code>captions/</code>.</p>")
+    return section("Caption length before and after", figure + text)
+
+
+def length_series(runs: list[Run]) -> list:
+    """What the histogram draws: (legend, words per caption, how to draw it), inputs first."""
+    series = []
+    inputs = [word_counts(input_captions(run.captions, run.removed, run.edits)["caption"]) for run in runs]
+    # Two runs usually read the same input: then its histogram is drawn once.
+    same_input = len(runs) == 2 and np.array_equal(np.bincount(inputs[0]), np.bincount(inputs[1]))
+    for index, (run, counts) in enumerate(zip(runs, inputs)):
+        if len(runs) == 1:
+            name = "before cleaning"
+        elif same_input:
+            if index > 0:
+                continue
+            name = "before cleaning (both runs)"
+        else:
+            name = f"before cleaning ({run.label})"
+        series.append((f"{name}: {len(counts):,} captions", counts, {"kind": "bars", "index": index}))
+    for index, run in enumerate(runs):
+        counts = word_counts(run.captions["caption"])
+        name = "after cleaning" if len(runs) == 1 else f"after cleaning ({run.label})"
+        series.append((f"{name}: {len(counts):,} captions", counts, {"kind": "line", "index": index}))
+    return series
+
+
+def length_histogram(series, limits: dict) -> str:
+    """The overlaid histograms; `series` holds (legend, words per caption, how to draw), `limits` step IV's limits."""
+    longest = min(LONGEST_BIN, max(int(counts.max()) for _, counts, _ in series if len(counts)))
+    bins = np.arange(0.5, longest + 1.5)
+    fig, ax = plt.subplots(figsize=(9, 3.8))
+    for legend, counts, how in series:
+        clipped = np.minimum(counts, longest)
+        if how["kind"] == "bars":
+            # Two different inputs overlap: both translucent, so neither hides the other.
+            ax.hist(clipped, bins=bins, color="#a0a0a0" if how["index"] == 0 else "#e0a060", label=legend,
+                    alpha=0.75 if how["index"] == 0 else 0.5)
+        else:
+            ax.hist(clipped, bins=bins, histtype="step", linewidth=1.8, color=RUN_COLORS[how["index"]], label=legend,
+                    linestyle="-" if how["index"] == 0 else "--")
+    for limit, labels in limits.items():
+        whose = f" ({', '.join(labels)})" if len(limits) > 1 else ""
+        # A caption of `limit` words is kept whole: the cut is between its bin and the next.
+        ax.axvline(limit + 0.5, color="#555", linestyle=":", linewidth=1.2, label=f"run-on word limit{whose}: {limit}")
+    ax.set_xlabel(f"words per caption (the last bin holds {longest} or more)" if longest == LONGEST_BIN
+                  else "words per caption")
+    ax.set_ylabel("captions")
+    ax.set_xlim(0.5, max([longest, *(limit + 1 for limit in limits)]) + 0.5)
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:,.0f}"))
+    ax.spines[["top", "right"]].set_visible(False)
+    ax.legend(frameon=False, fontsize=9)
+    return embed_figure(fig, "Histogram of words per caption before and after cleaning")
+
+
+def corrections_section(runs: list[Run]) -> str:
+    rules = sorted({rule for run in runs for rule in (step_figures(run, "spelling") or {}).get("tokens_changed_by_rule", {})})
+
+    def value(run, rule, _column):
+        figures = step_figures(run, "spelling")
+        if figures is None:
+            return None
+        return figures.get("tokens_changed") if rule == "total" else figures.get("tokens_changed_by_rule", {}).get(rule)
+
+    by_rule = comparison_table("rule", rules + ["total"], [("tokens", "tokens changed")], runs, value) if rules else ""
+    text = ("<p class='note'>The tokens the spelling step changed (<code>corrections/</code>), the most frequent "
+            f"{TOP_CORRECTIONS} of each rule: <i>british</i> and <i>split</i> are the word lists, <i>suggestion</i> "
+            "is Hunspell's.</p>")
+    return section("Spelling corrections", by_rule + text + per_run(runs, top_corrections))
+
+
+def top_corrections(run: Run) -> str:
+    if run.corrections.empty:
+        return "<p>No spelling corrections in this run.</p>"
+    counts = (run.corrections.groupby(["rule", "original", "replacement"]).size().rename("count").reset_index())
+    rule_totals = counts.groupby("rule")["count"].sum().sort_values(ascending=False, kind="stable")
+    tables = []
+    for rule, total in rule_totals.items():
+        top = counts[counts["rule"] == rule].sort_values(["count", "original", "replacement"],
+                                                         ascending=[False, True, True]).head(TOP_CORRECTIONS)
+        rows = "".join(f"<tr><td>{esc(row.original)}</td><td class='arrow'>→</td><td>{esc(row.replacement)}</td>"
+                       f"<td class='num'>{row.count:,}</td></tr>" for row in top.itertuples())
+        tables.append(f"<table class='corrections'><caption>{esc(rule)}: {total:,} tokens</caption>"
+                      f"<thead><tr><th>original</th><th></th><th>replacement</th><th class='num'>count</th></tr></thead>"
+                      f"<tbody>{rows}</tbody></table>")
+    return "<div class='tables'>" + "".join(tables) + "</div>"
+
+
+def examples_section(runs: list[Run]) -> str:
+    text = (f"<p class='note'>Up to {EXAMPLES_PER_STEP} edited captions per step, the same ones on every "
+            "rendering (those whose sen_id has the smallest SHA-1). Each shows the caption before the step, "
+            "then after it: words the step took out are <del>struck</del>, words it put in are <ins>marked</ins>, and <del><span class='space'>␣</span></del> is a space taken out.</p>")
+    return section("Examples of each step's edits", text + per_run(runs, step_examples))
+
+
+def step_examples(run: Run) -> str:
+    edits = run.edits
+    steps = [step for step in STEP_ORDER if (edits["step"] == step).any()]
+    steps += sorted(set(edits["step"]) - set(STEP_ORDER))
+    if not steps:
+        return "<p>No step edited a caption in this run.</p>"
+    parts = []
+    for step in steps:
+        sample = deterministic_sample(edits[edits["step"] == step], "sen_id", EXAMPLES_PER_STEP)
+        rows = []
+        for row in sample.itertuples():
+            before, after = highlight_changes(row.before, row.after)
+            rows.append(f"<tr><td class='id'>{row.sen_id}</td><td><div class='before'>{before}</div>"
+                        f"<div class='after'>{after}</div></td><td class='rule'>{esc(row.rule.replace(',', ', '))}</td></tr>")
+        count = edits.loc[edits["step"] == step, "sen_id"].nunique()
+        parts.append(f"<table class='examples'><caption>{esc(step)}: {count:,} captions edited</caption>"
+                     f"<thead><tr><th>sen_id</th><th>before / after</th><th>rule</th></tr></thead>"
+                     f"<tbody>{''.join(rows)}</tbody></table>")
+    return "".join(parts)
+
+
+def highlight_changes(before: str, after: str) -> tuple[str, str]:
+    """Both texts, escaped, with the words only in `before` in <del> and those only in `after` in <ins>.
+
+    Splitting on single spaces turns each extra space into an empty word, so a
+    change of spacing alone (a leading or a doubled space) shows too, as ␣.
+    """
+    old, new = before.split(" "), after.split(" ")
+    old_parts, new_parts = [], []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=old, b=new, autojunk=False).get_opcodes():
+        if tag == "equal":
+            same = esc(" ".join(old[i1:i2]))
+            old_parts.append(same)
+            new_parts.append(same)
+            continue
+        if i2 > i1:
+            old_parts.append(f"<del>{shown_words(old[i1:i2])}</del>")
+        if j2 > j1:
+            new_parts.append(f"<ins>{shown_words(new[j1:j2])}</ins>")
+    return " ".join(old_parts), " ".join(new_parts)
+
+
+def shown_words(words: list[str]) -> str:
+    return " ".join(esc(word) if word else "<span class='space'>␣</span>" for word in words)
+
+
+def duplicates_section(runs: list[Run]) -> str:
+    groups = [duplicate_group_sizes(run) for run in runs]
+    if not any(len(sizes) for sizes in groups):
+        return section("Near-duplicate groups", "<p>No near-duplicates were removed.</p>")
+    text = (f"<p class='note'>Each group is the caption kept for it (the longest) and the near-duplicates of the "
+            f"same video removed in its favour. {DUPLICATE_GROUPS_SHOWN} groups are shown, the same on every "
+            "rendering (smallest SHA-1 of the kept sen_id).</p>")
+    return section("Near-duplicate groups", group_size_plot(runs, groups) + text + per_run(runs, duplicate_groups))
+
+
+def duplicate_group_sizes(run: Run) -> pd.Series:
+    """Captions per near-duplicate group (the kept one included), one entry per group."""
+    dups = run.removed[run.removed["step"] == "dedup"]
+    return dups.groupby("kept_sen_id").size() + 1
+
+
+def group_size_plot(runs: list[Run], groups: list[pd.Series]) -> str:
+    largest = max(int(sizes.max()) for sizes in groups if len(sizes))
+    sizes = np.arange(2, largest + 1)
+    width = 0.8 / len(runs)
+    fig, ax = plt.subplots(figsize=(9, 2.8))
+    for index, (run, group) in enumerate(zip(runs, groups)):
+        heights = group.value_counts().reindex(sizes, fill_value=0).to_numpy()
+        offset = (index - (len(runs) - 1) / 2) * width
+        bars = ax.bar(sizes + offset, heights, width=width, color=RUN_COLORS[index],
+                      label=f"{run.label}: {len(group):,} groups, {int(group.sum() - len(group)):,} captions removed")
+        ax.bar_label(bars, labels=[f"{height:,}" if height else "" for height in heights], fontsize=7, padding=1)
+    ax.set_xticks(sizes)
+    ax.set_xlim(1.4, max(largest, 4) + 0.6)
+    ax.set_xlabel("captions in the group (kept + removed)")
+    # Pairs outnumber larger groups a hundredfold: a log scale keeps those visible.
+    ax.set_yscale("log")
+    ax.set_ylabel("groups (log scale)")
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:,.0f}"))
+    ax.margins(y=0.15)
+    ax.spines[["top", "right"]].set_visible(False)
+    ax.legend(frameon=False, fontsize=9)
+    return embed_figure(fig, "Bar chart of near-duplicate group sizes")
+
+
+def duplicate_groups(run: Run) -> str:
+    dups = run.removed[run.removed["step"] == "dedup"]
+    if dups.empty:
+        return "<p>No near-duplicates were removed in this run.</p>"
+    kept_ids = deterministic_sample(pd.DataFrame({"kept_sen_id": dups["kept_sen_id"].dropna().unique()}),
+                                    "kept_sen_id", DUPLICATE_GROUPS_SHOWN)["kept_sen_id"]
+    kept_text = run.captions.set_index("sen_id")["caption"]
+    rows = []
+    for kept_id in kept_ids:
+        members = dups[dups["kept_sen_id"] == kept_id].sort_values("sen_id")
+        video = members["video_id"].iloc[0]
+        caption = kept_text.get(kept_id)
+        shown = esc(caption) if isinstance(caption, str) else "<i>(not in captions/)</i>"
+        rows.append(f"<tr class='group'><th colspan='2'>{esc(video)}: {len(members) + 1} captions</th></tr>"
+                    f"<tr class='kept'><td class='id'>{kept_id}</td><td>{shown} <span class='tag'>kept</span></td></tr>")
+        rows += [f"<tr><td class='id'>{row.sen_id}</td><td>{esc(row.caption)}<div class='why'>{esc(row.reason)}</div>"
+                 f"</td></tr>" for row in members.itertuples()]
+    return (f"<table class='groups'><thead><tr><th>sen_id</th><th>caption, and why it was removed</th></tr>"
+            f"</thead><tbody>{''.join(rows)}</tbody></table>")
+
+
+def removed_section(runs: list[Run]) -> str:
+    steps = list(STEP_ORDER) + sorted({step for run in runs for step in run.removed["step"]} - set(STEP_ORDER))
+
+    def value(run, step, _column):
+        if step == "total":
+            return len(run.removed)
+        return int((run.removed["step"] == step).sum()) if step in steps_run(run.stats) else None
+
+    table = comparison_table("step", steps + ["total"], [("removed", "captions removed")], runs, value)
+    text = ("<p class='note'>Rows of <code>removed/</code> by the step that removed them, and the reasons "
+            "(near-duplicates have theirs with their groups above).</p>")
+    return section("Removed captions", table + text + per_run(runs, removal_reasons))
+
+
+def removal_reasons(run: Run) -> str:
+    parts = []
+    if not (run.removed["step"] == "read").any():
+        parts.append("<p>The reader removed no record: every input record was usable.</p>")
+    for step in [step for step in STEP_ORDER if step != "dedup"] + sorted(set(run.removed["step"]) - set(STEP_ORDER)):
+        reasons = run.removed.loc[run.removed["step"] == step, "reason"].value_counts()
+        if reasons.empty:
+            continue
+        reasons = reasons.sort_index(kind="stable").sort_values(ascending=False, kind="stable")
+        rows = [f"<tr><td>{esc(reason)}</td><td class='num'>{count:,}</td></tr>"
+                for reason, count in reasons.head(TOP_REASONS).items()]
+        if len(reasons) > TOP_REASONS:
+            rest = reasons.iloc[TOP_REASONS:]
+            rows.append(f"<tr><td><i>{len(rest):,} other reasons</i></td><td class='num'>{rest.sum():,}</td></tr>")
+        parts.append(f"<table class='reasons'><caption>removed by {esc(step)}</caption><thead><tr><th>reason</th>"
+                     f"<th class='num'>captions</th></tr></thead><tbody>{''.join(rows)}</tbody></table>")
+    return "".join(parts)
+
+
+def differences_section(runs: list[Run]) -> str:
+    """Where the two runs' cleaned captions differ: the one thing a reader comparing them looks for."""
+    first, second = runs
+    both = first.captions[["sen_id", "caption"]].merge(second.captions[["sen_id", "caption"]], on="sen_id",
+                                                       how="outer", suffixes=("_a", "_b"), indicator=True)
+    only_first = int((both["_merge"] == "left_only").sum())
+    only_second = int((both["_merge"] == "right_only").sum())
+    changed = both[(both["_merge"] == "both") & (both["caption_a"] != both["caption_b"])]
+    same = int((both["_merge"] == "both").sum()) - len(changed)
+    summary = (f"<p>Cleaned captions with the same text in both runs: {same:,}; with different text: "
+               f"{len(changed):,}; only in {esc(first.label)}: {only_first:,}; only in {esc(second.label)}: "
+               f"{only_second:,}.</p>")
+    if changed.empty:
+        return section("Where the two runs differ", summary)
+    rows = []
+    for row in deterministic_sample(changed, "sen_id", DIFFERENCES_SHOWN).itertuples():
+        text_a, text_b = highlight_changes(row.caption_a, row.caption_b)
+        rows.append(f"<tr><td class='id'>{row.sen_id}</td><td><div class='before'>{text_a}</div>"
+                    f"<div class='after'>{text_b}</div></td></tr>")
+    table = (f"<table class='examples'><caption>up to {DIFFERENCES_SHOWN} captions that differ: "
+             f"{esc(first.label)} above, {esc(second.label)} below</caption><thead><tr><th>sen_id</th>"
+             f"<th>caption</th></tr></thead><tbody>{''.join(rows)}</tbody></table>")
+    return section("Where the two runs differ", summary + table)
+
+
+def validation_section(runs: list[Run], report_dir: pathlib.Path) -> str:
+    items = []
+    for run in runs:
+        failures = (run.validation or {}).get("failures", [])
+        listed = "".join(f"<li>{esc(failure)}</li>" for failure in failures)
+        items.append(f"<li><b>{esc(run.label)}</b>: {validation_summary(run, report_dir)}"
+                     f"{f'<ul>{listed}</ul>' if listed else ''}</li>")
+    text = ("<p class='note'>The Great Expectations Data Docs of a run list every expectation checked on its "
+            "written tables, with the observed values.</p>")
+    return section("Validation", f"<ul class='validation'>{''.join(items)}</ul>" + text)
+
+
+def validation_summary(run: Run, report_dir: pathlib.Path) -> str:
+    if run.validation is None:
+        result = "no validation result"
+    elif run.validation.get("success"):
+        result = "<span class='pass'>passed</span>"
+    else:
+        result = f"<span class='fail'>failed ({len(run.validation.get('failures', []))} expectations)</span>"
+    docs = run.folder / "validation" / "index.html"
+    if not docs.is_file():
+        return f"{result}, no Data Docs"
+    return f"{result}, <a href='{esc(relative_link(docs, report_dir))}'>Data Docs</a>"
+
+
+def relative_link(target: pathlib.Path, report_dir: pathlib.Path) -> str:
+    """A link to `target` that works from the report's folder, wherever both are moved together."""
+    return urllib.parse.quote(pathlib.Path(os.path.relpath(target, report_dir)).as_posix())
+
+
+# --- HTML and plotting helpers ------------------------------------------------------------------
+
+def esc(value) -> str:
+    return html.escape(str(value))
+
+
+def section(title: str, body: str) -> str:
+    return f"<section><h2>{esc(title)}</h2>{body}</section>"
+
+
+def per_run(runs: list[Run], render) -> str:
+    """`render(run)` for each run: one after the other in two columns when comparing."""
+    if len(runs) == 1:
+        return render(runs[0])
+    columns = "".join(f"<div><h3>{esc(run.label)}</h3>{render(run)}</div>" for run in runs)
+    return f"<div class='columns'>{columns}</div>"
+
+
+def comparison_table(corner: str, rows: list[str], columns, runs: list[Run], value, table_id: str = "") -> str:
+    """A table of figures: one row per `rows`, and under each column one cell per run.
+
+    `value(run, row, column_key)` gives a cell's figure, None when there is none.
+    With two runs, a second run's figure that differs from the first is marked.
+    """
+    if len(runs) == 1:
+        head = f"<tr><th>{esc(corner)}</th>" + "".join(f"<th class='num'>{esc(title)}</th>" for _, title in columns) + "</tr>"
+    else:
+        head = (f"<tr><th rowspan='2'>{esc(corner)}</th>"
+                + "".join(f"<th colspan='{len(runs)}' class='group'>{esc(title)}</th>" for _, title in columns)
+                + "</tr><tr>" + "".join(f"<th class='num run'>{esc(run.label)}</th>" for _ in columns for run in runs)
+                + "</tr>")
+    body = []
+    for row in rows:
+        cells = []
+        for key, _ in columns:
+            figures = [value(run, row, key) for run in runs]
+            for index, figure in enumerate(figures):
+                differs = index > 0 and figure != figures[0]
+                classes = "num first" if index == 0 and len(runs) > 1 else "num"
+                cells.append(f"<td class='{classes}{' differs' if differs else ''}'>{format_figure(figure)}</td>")
+        kind = " class='total'" if row == "total" else ""
+        body.append(f"<tr data-row='{esc(row)}'{kind}><th>{esc(row)}</th>{''.join(cells)}</tr>")
+    table_id = f" id='{table_id}'" if table_id else ""
+    return f"<table class='figures'{table_id}><thead>{head}</thead><tbody>{''.join(body)}</tbody></table>"
+
+
+def format_figure(figure) -> str:
+    if figure is None:
+        return "–"
+    if isinstance(figure, bool) or not isinstance(figure, (int, float, np.integer, np.floating)):
+        return esc(figure)
+    if float(figure).is_integer():
+        return f"{int(figure):,}"
+    return f"{figure:,.3f}"
+
+
+def deterministic_sample(frame: pd.DataFrame, id_column: str, size: int) -> pd.DataFrame:
+    """The `size` rows whose id has the smallest SHA-1: a spread-out sample that never changes."""
+    keys = frame[id_column].map(lambda sen_id: hashlib.sha1(str(sen_id).encode()).hexdigest())
+    return frame.assign(_key=keys).sort_values(["_key", id_column]).head(size).drop(columns="_key")
+
+
+def embed_figure(fig, alt: str) -> str:
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
+    plt.close(fig)
+    data = base64.b64encode(buffer.getvalue()).decode("ascii")
+    return f"<img class='plot' alt='{esc(alt)}' src='data:image/png;base64,{data}'>"
+
+
+PAGE_TEMPLATE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<style>{css}</style>
+</head>
+<body>
+{body}
+</body>
+</html>
+"""
+
+# System fonts only: the page must not fetch anything.
+CSS = """
+body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif; color: #1d1d1d;
+       max-width: 1180px; margin: 24px auto; padding: 0 20px; }
+h1 { font-size: 1.6em; margin-bottom: 0.2em; }
+h2 { font-size: 1.25em; margin-top: 2em; border-bottom: 1px solid #d0d0d0; padding-bottom: 0.2em; }
+h3 { font-size: 1.05em; margin: 1.2em 0 0.4em; }
+.lead { color: #444; margin-top: 0; }
+.note { color: #555; font-size: 0.9em; max-width: 60em; }
+code { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 0.9em; }
+table { border-collapse: collapse; margin: 0.6em 0 1em; }
+caption { text-align: left; font-weight: 600; padding-bottom: 0.3em; }
+th, td { padding: 3px 10px; text-align: left; vertical-align: top; }
+thead th { border-bottom: 1.5px solid #333; font-weight: 600; }
+tbody tr { border-bottom: 1px solid #e6e6e6; }
+tbody th { font-weight: normal; }
+.num { text-align: right; font-variant-numeric: tabular-nums; }
+th.group { text-align: center; border-bottom: 1px solid #999; }
+th.run { font-weight: normal; font-style: italic; color: #444; }
+td.first { border-left: 1px solid #e0e0e0; }
+td.differs { background: #fff1b8; }
+tr.total { border-top: 1.5px solid #333; font-weight: 600; }
+tr.total th { font-weight: 600; }
+table.header th { padding-right: 24px; }
+.columns { display: grid; grid-template-columns: 1fr 1fr; gap: 28px; }
+.columns > div { min-width: 0; }
+.tables { display: flex; flex-wrap: wrap; gap: 0 28px; align-items: flex-start; }
+td.arrow { color: #888; padding: 3px 2px; }
+td.id { color: #777; font-variant-numeric: tabular-nums; width: 1%; white-space: nowrap; }
+td.rule { color: #666; font-size: 0.85em; }
+table.examples, table.groups { width: 100%; }
+.before { color: #444; }
+.after { margin-top: 2px; }
+del { background: #fbd7d7; color: #8a1111; text-decoration: line-through; }
+ins { background: #d3f2d3; color: #0f5a0f; text-decoration: none; }
+.space { display: inline-block; }  /* an inline block escapes the strike-through, which would hide the ␣ */
+tr.group th { background: #f3f3f3; font-weight: 600; font-size: 0.9em; }
+tr.kept td { font-weight: 600; }
+.tag { color: #0f5a0f; font-size: 0.8em; font-weight: 600; margin-left: 0.4em; }
+.why { color: #666; font-size: 0.8em; }
+img.plot { max-width: 100%; display: block; margin: 0.5em 0; }
+.pass { color: #0f5a0f; font-weight: 600; }
+.fail { color: #a11; font-weight: 600; }
+ul.validation li { margin: 0.3em 0; }
+"""

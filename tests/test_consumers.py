@@ -1,0 +1,97 @@
+"""A training job's view: the five usual readers see the same captions table.
+
+pandas, pyarrow, polars and duckdb read `captions/` as it is; Hugging Face
+`datasets` reads the hf export. Each must see every split's caption count as
+stats.json gives it, and the column types of schemas/tables.py: strings,
+int64 sen_id, int32 category. The calls are the README's one-liners.
+"""
+import json
+import os
+
+# `datasets` reads these when imported: never reach for the Hub from a test.
+os.environ["HF_DATASETS_OFFLINE"] = "1"
+os.environ["HF_HUB_OFFLINE"] = "1"
+
+import datasets  # noqa: E402
+import duckdb  # noqa: E402
+import pandas as pd  # noqa: E402
+import polars as pl  # noqa: E402
+import pyarrow.parquet as pq  # noqa: E402
+import pytest  # noqa: E402
+
+from pipelines.exports import HF_SPLIT_NAMES, export_hf  # noqa: E402
+from schemas.tables import CAPTIONS  # noqa: E402
+from test_exports import clean, write_small_msrvtt  # noqa: E402
+
+# The captions schema, in the words each view below is brought to.
+EXPECTED_TYPES = {field.name: str(field.type) for field in CAPTIONS}  # video_id: string, sen_id: int64, ...
+MSRVTT_SPLIT = {hf_split: split for split, hf_split in HF_SPLIT_NAMES.items()}  # validation -> validate
+
+
+@pytest.fixture(scope="module")
+def output(tmp_path_factory):
+    base = tmp_path_factory.mktemp("consumers")
+    return clean(write_small_msrvtt(base / "in"), base / "out")
+
+
+# Each reader gives (captions per split, column name -> type in pyarrow's words).
+
+def pandas_view(output, tmp_path):
+    frame = pd.read_parquet(output / "captions")
+    types = {name: "string" if pd.api.types.is_string_dtype(dtype) else str(dtype)
+             for name, dtype in frame.dtypes.items()}
+    return frame["split"].value_counts().to_dict(), types
+
+
+def pyarrow_view(output, tmp_path):
+    table = pq.read_table(output / "captions")
+    counts = dict(zip(*(column.to_pylist() for column in table["split"].value_counts().flatten())))
+    return counts, {field.name: str(field.type) for field in table.schema}
+
+
+POLARS_TYPES = {pl.String: "string", pl.Int64: "int64", pl.Int32: "int32"}
+
+
+def polars_view(output, tmp_path):
+    frame = pl.read_parquet(output / "captions" / "*.parquet")
+    counts = dict(frame.group_by("split").len().iter_rows())
+    return counts, {name: POLARS_TYPES.get(dtype, str(dtype)) for name, dtype in frame.schema.items()}
+
+
+DUCKDB_TYPES = {"VARCHAR": "string", "BIGINT": "int64", "INTEGER": "int32"}
+
+
+def duckdb_view(output, tmp_path):
+    files = f"read_parquet('{output / 'captions'}/*.parquet')"
+    with duckdb.connect() as connection:
+        counts = dict(connection.sql(f"select split, count(*) from {files} group by split").fetchall())
+        described = connection.sql(f"describe select * from {files}").fetchall()
+    # describe gives (column_name, column_type, null, key, default, extra) per column.
+    return counts, {row[0]: DUCKDB_TYPES.get(row[1], row[1]) for row in described}
+
+
+def datasets_view(output, tmp_path):
+    loaded = datasets.load_dataset("parquet", data_dir=str(export_hf(str(output))), cache_dir=str(tmp_path))
+    counts = {MSRVTT_SPLIT[hf_split]: loaded[hf_split].num_rows for hf_split in loaded}
+    # Every split has the same features; a Value's dtype is already in pyarrow's words.
+    types = {name: feature.dtype for name, feature in loaded["train"].features.items()}
+    return counts, types
+
+
+VIEWS = [pandas_view, pyarrow_view, polars_view, duckdb_view, datasets_view]
+
+
+@pytest.mark.parametrize("view", VIEWS, ids=lambda view: view.__name__.removesuffix("_view"))
+def test_every_reader_sees_the_counts_of_stats_json_and_the_captions_types(view, output, tmp_path):
+    stats = json.loads((output / "stats.json").read_text())
+    counts, types = view(output, tmp_path)
+    assert counts == stats["output"]["captions_by_split"]
+    assert types == EXPECTED_TYPES
+
+
+def test_the_run_has_all_three_splits(output):
+    # Otherwise the counts above would compare less than they seem to.
+    stats = json.loads((output / "stats.json").read_text())
+    assert set(stats["output"]["captions_by_split"]) == {"train", "validate", "test"}
+    assert EXPECTED_TYPES == {"video_id": "string", "sen_id": "int64", "split": "string",
+                              "category": "int32", "caption": "string"}

@@ -1,0 +1,292 @@
+"""The exports (pipelines/exports.py) of a real run, read back by the tools they are for.
+
+One small MSR-VTT-format input, in two files like MSR-VTT's and with videos of
+all three splits, is cleaned once by the command line with the paper profile;
+each export of that output must read back to exactly the rows of `captions/`.
+"""
+import json
+import os
+
+# `datasets` reads these when imported: never reach for the Hub from a test.
+os.environ["HF_DATASETS_OFFLINE"] = "1"
+os.environ["HF_HUB_OFFLINE"] = "1"
+
+import datasets  # noqa: E402
+import pyarrow as pa  # noqa: E402
+import pyarrow.parquet as pq  # noqa: E402
+import pytest  # noqa: E402
+import yaml  # noqa: E402
+from pycocotools.coco import COCO  # noqa: E402
+
+from pipelines.cli import main  # noqa: E402
+from pipelines.exports import (  # noqa: E402
+    EXPORTS,
+    ExportError,
+    export_coco,
+    export_hf,
+    export_msrvtt_json,
+    run_exports,
+)
+from schemas.tables import CAPTIONS  # noqa: E402
+from transforms.read import (  # noqa: E402
+    assemble_video,
+    find_annotation_files,
+    load_annotations,
+    split_into_video_parts,
+)
+
+# video number -> (split, category); the numbers lie in the paper profile's split ranges.
+VIDEOS = {1: ("train", 3), 2: ("train", 9), 6513: ("validate", 0), 6600: ("validate", 14),
+          7010: ("test", 10), 7500: ("test", 9)}
+
+CAPTIONS_BY_VIDEO = {
+    1: ["a man is playing a guitar", "a man is playing a guitar on stage",  # near-duplicates: one goes
+        "a man (offscreen) plays the vedio game"],                          # cleaned by steps I and II
+    2: ["a woman & her dog walk in the park", "two dogs run on a beach"],
+    6513: ["a chef cooks pasta in a kitchen", "someone is cooking", "..."],  # "..." ends up empty: removed
+    6600: ["a car drives down a road", "a red car is racing"],
+    7010: ["people dance at a party", "a crowd is dancing to music"],
+    7500: ["a cat sleeps on a sofa", "a kitten is sleeping", "a cat naps in the sun"],
+}
+
+
+def video_record(number):
+    split, category = VIDEOS[number]
+    # The extra fields of MSR-VTT's records, which the msrvtt-json export must keep as they were.
+    return {"category": category, "url": f"https://example.org/{number}", "video_id": f"video{number}",
+            "start time": 1.5, "end time": 11.5, "split": split, "id": number}
+
+
+def write_small_msrvtt(folder):
+    """Two MSR-VTT-format files (train and validate; test), as the real dataset comes; returns the folder."""
+    folder.mkdir(parents=True, exist_ok=True)
+    sen_ids = iter(range(1000))
+    files = {"a_train_val_videodatainfo.json": [1, 2, 6513, 6600], "b_test_videodatainfo.json": [7010, 7500]}
+    for index, (name, numbers) in enumerate(files.items()):
+        sentences = [{"caption": caption, "video_id": f"video{number}", "sen_id": next(sen_ids)}
+                     for number in numbers for caption in CAPTIONS_BY_VIDEO[number]]
+        info = {"contributor": "capclean tests", "version": f"file {index}"}
+        document = {"info": info, "videos": [video_record(number) for number in numbers], "sentences": sentences}
+        (folder / name).write_text(json.dumps(document))
+    return folder
+
+
+def clean(input_folder, output):
+    assert main(["clean", "--input", str(input_folder), "--output", str(output), "--profile", "paper"]) == 0
+    return output
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    """(input folder, output folder) of one paper-profile run of the small input."""
+    base = tmp_path_factory.mktemp("exports")
+    source = write_small_msrvtt(base / "in")
+    return source, clean(source, base / "out")
+
+
+def caption_rows(output):
+    """The run's captions as the rows every export is compared with."""
+    return pq.read_table(output / "captions").to_pylist()
+
+
+def read_with_capclean(path):
+    """What capclean's own reader makes of an MSR-VTT-format file or folder: (rows, rejected records)."""
+    seen, parts = set(), {}
+    for index, source in enumerate(find_annotation_files(str(path))):
+        for video_id, part in split_into_video_parts(load_annotations(source), index, seen).items():
+            parts.setdefault(video_id, []).append(part)
+    batches = [assemble_video(video_id, video_parts) for video_id, video_parts in parts.items()]
+    rows = [{"video_id": batch.video_id, "sen_id": caption.sen_id, "split": batch.split,
+             "category": batch.category, "caption": caption.text}
+            for batch in batches for caption in batch.captions]
+    return sorted(rows, key=lambda row: row["sen_id"]), [row for batch in batches for row in batch.removed]
+
+
+def test_the_run_has_what_the_exports_are_tested_on(run):
+    _, output = run
+    rows = caption_rows(output)
+    assert {row["split"] for row in rows} == {"train", "validate", "test"}
+    assert "a man plays the video game" in {row["caption"] for row in rows}  # cleaned text, not the input's
+    assert len(rows) < sum(len(captions) for captions in CAPTIONS_BY_VIDEO.values())  # some were removed
+
+
+# ---------------------------------------------------------------- msrvtt-json
+
+def test_msrvtt_json_reads_back_to_the_same_captions(run, tmp_path):
+    source, output = run
+    path = export_msrvtt_json(str(output), str(source), str(tmp_path / "cleaned.json"))
+    rows, rejected = read_with_capclean(path)
+    assert rows == caption_rows(output)
+    assert rejected == []
+
+
+def test_msrvtt_json_keeps_the_original_info_and_videos(run, tmp_path):
+    source, output = run
+    document = json.loads(export_msrvtt_json(str(output), str(source), str(tmp_path / "c.json")).read_text())
+    assert list(document) == ["info", "videos", "sentences"]
+    assert document["info"] == {"contributor": "capclean tests", "version": "file 0",
+                                "cleaned_by": "capclean, profile paper"}
+    # The two files' videos one after the other, every field as it was.
+    assert document["videos"] == [video_record(number) for number in (1, 2, 6513, 6600, 7010, 7500)]
+    sentences = document["sentences"]
+    assert [list(sentence) for sentence in sentences[:1]] == [["caption", "video_id", "sen_id"]]
+    assert [s["sen_id"] for s in sentences] == sorted(s["sen_id"] for s in sentences)
+
+
+def test_msrvtt_json_default_place_and_same_bytes_twice(run, tmp_path):
+    source, output = run
+    first = export_msrvtt_json(str(output), str(source))
+    assert first == output / "exports" / "msrvtt_videodatainfo.json"
+    before = first.read_bytes()
+    assert export_msrvtt_json(str(output), str(source)).read_bytes() == before
+
+
+def test_msrvtt_json_writes_non_ascii_text_as_it_is(run, tmp_path):
+    source, output = run
+    # An output whose caption holds an accented letter, as the paper profile's spelling step can make.
+    accented = pq.read_table(output / "captions").to_pylist()
+    accented[0]["caption"] = "a man eats at a café"
+    (tmp_path / "out" / "captions").mkdir(parents=True)
+    pq.write_table(pa.Table.from_pylist(accented, schema=CAPTIONS), tmp_path / "out" / "captions" / "part-0.parquet")
+    text = export_msrvtt_json(str(tmp_path / "out"), str(source), str(tmp_path / "c.json")).read_text("utf-8")
+    assert "a man eats at a café" in text
+    assert read_with_capclean(tmp_path / "c.json")[0][0]["caption"] == "a man eats at a café"
+
+
+def test_msrvtt_json_refuses_annotations_that_are_not_the_runs_input(run, tmp_path):
+    _, output = run
+    other = write_small_msrvtt(tmp_path / "other")
+    document = json.loads((other / "b_test_videodatainfo.json").read_text())
+    document["videos"][0]["category"] = 19  # video7010 is no longer the video the captions belong to
+    (other / "b_test_videodatainfo.json").write_text(json.dumps(document))
+    with pytest.raises(ExportError, match="video7010 .* does not match the annotations"):
+        export_msrvtt_json(str(output), str(other), str(tmp_path / "c.json"))
+    assert not (tmp_path / "c.json").exists()
+
+
+# ---------------------------------------------------------------- coco
+
+def test_coco_files_load_with_the_coco_api_one_image_per_video(run, tmp_path):
+    _, output = run
+    paths = export_coco(str(output), str(tmp_path))
+    assert paths == [tmp_path / "coco_validate.json", tmp_path / "coco_test.json"]
+    for split, path in zip(("validate", "test"), paths):
+        rows = [row for row in caption_rows(output) if row["split"] == split]
+        coco = COCO(str(path))
+        assert coco.dataset["type"] == "captions"
+        assert sorted(coco.getImgIds()) == sorted({row["video_id"] for row in rows})
+        for video_id in coco.getImgIds():
+            expected = sorted((row["sen_id"], row["caption"]) for row in rows if row["video_id"] == video_id)
+            annotations = coco.loadAnns(coco.getAnnIds(imgIds=[video_id]))
+            assert sorted((a["id"], a["caption"]) for a in annotations) == expected
+            assert all(a["image_id"] == video_id for a in annotations)
+
+
+def test_coco_references_take_a_models_results_as_the_metric_toolkits_do(run, tmp_path):
+    _, output = run
+    (path,) = export_coco(str(output), str(tmp_path), splits=("test",))
+    references = COCO(str(path))
+    # pycocoevalcap loads a model's captions with loadRes, which checks their image ids against the references.
+    results = references.loadRes([{"image_id": video_id, "caption": "something happens"}
+                                  for video_id in references.getImgIds()])
+    assert sorted(results.getImgIds()) == sorted(references.getImgIds()) == ["video7010", "video7500"]
+    with pytest.raises(AssertionError):
+        references.loadRes([{"image_id": "video1", "caption": "a train video is not a test reference"}])
+
+
+def test_coco_ids_are_unique_and_every_annotation_names_an_image(run, tmp_path):
+    _, output = run
+    for path in export_coco(str(output), str(tmp_path), splits=("train", "validate", "test")):
+        document = json.loads(path.read_text())
+        image_ids = [image["id"] for image in document["images"]]
+        annotation_ids = [annotation["id"] for annotation in document["annotations"]]
+        assert len(set(image_ids)) == len(image_ids) and len(set(annotation_ids)) == len(annotation_ids)
+        assert {annotation["image_id"] for annotation in document["annotations"]} == set(image_ids)
+        assert all(isinstance(image_id, str) and image_id.startswith("video") for image_id in image_ids)
+
+
+def test_coco_images_in_video_number_order_and_train_only_when_asked(run, tmp_path):
+    _, output = run
+    (path,) = export_coco(str(output), str(tmp_path), splits=("train",))
+    assert [image["id"] for image in json.loads(path.read_text())["images"]] == ["video1", "video2"]
+    assert not (tmp_path / "coco_test.json").exists()
+    with pytest.raises(ExportError, match="unknown split"):
+        export_coco(str(output), str(tmp_path), splits=("validation",))
+
+
+# ---------------------------------------------------------------- hf
+
+def load_hf(path, cache):
+    return datasets.load_dataset("parquet", data_dir=str(path), cache_dir=str(cache))
+
+
+def test_hf_loads_as_train_validation_test_with_the_same_rows(run, tmp_path):
+    _, output = run
+    dest = export_hf(str(output), str(tmp_path / "hf"))
+    loaded = load_hf(dest, tmp_path / "cache")
+    assert list(loaded) == ["train", "validation", "test"]
+    for hf_split, split in (("train", "train"), ("validation", "validate"), ("test", "test")):
+        assert loaded[hf_split].to_list() == [row for row in caption_rows(output) if row["split"] == split]
+        assert loaded[hf_split].features == datasets.Features.from_arrow_schema(CAPTIONS)
+
+
+def test_hf_files_carry_the_captions_schema_and_the_card_names_them(run, tmp_path):
+    _, output = run
+    dest = export_hf(str(output))
+    assert dest == output / "hf"
+    files = sorted(path.name for path in (dest / "data").iterdir())
+    assert files == ["test-00000-of-00001.parquet", "train-00000-of-00001.parquet",
+                     "validation-00000-of-00001.parquet"]
+    for name in files:
+        assert pq.read_schema(dest / "data" / name).equals(CAPTIONS)
+    card = (dest / "README.md").read_text()
+    header = yaml.safe_load(card.split("---\n")[1])
+    paths = {entry["split"]: entry["path"] for entry in header["configs"][0]["data_files"]}
+    assert paths == {"train": "data/train-*.parquet", "validation": "data/validation-*.parquet",
+                     "test": "data/test-*.parquet"}
+    assert "Microsoft" in card and "| validation | validate |" in card
+    assert ("Steps run: special characters, spelling, near-duplicate captions of a video removed, "
+            "run-on captions.") in card
+
+
+def test_hf_folder_loads_as_a_dataset_folder_with_its_card(run, tmp_path):
+    _, output = run
+    dest = export_hf(str(output), str(tmp_path / "hf"))
+    loaded = datasets.load_dataset(str(dest), cache_dir=str(tmp_path / "cache"))
+    assert {split: loaded[split].num_rows for split in loaded} == {
+        "train": sum(row["split"] == "train" for row in caption_rows(output)),
+        "validation": sum(row["split"] == "validate" for row in caption_rows(output)),
+        "test": sum(row["split"] == "test" for row in caption_rows(output))}
+
+
+def test_hf_leaves_out_a_split_without_captions(run, tmp_path):
+    _, output = run
+    dest = export_hf(str(output), str(tmp_path / "hf"))
+    # An output of the test videos only: `datasets` cannot load an empty split, and the old file must go.
+    test_only = tmp_path / "test_only"
+    (test_only / "captions").mkdir(parents=True)
+    rows = [row for row in caption_rows(output) if row["split"] == "test"]
+    pq.write_table(pa.Table.from_pylist(rows, schema=CAPTIONS), test_only / "captions" / "part-00000.parquet")
+    export_hf(str(test_only), str(dest))
+    assert sorted(path.name for path in (dest / "data").iterdir()) == ["test-00000-of-00001.parquet"]
+    assert list(load_hf(dest, tmp_path / "cache")) == ["test"]
+
+
+# ---------------------------------------------------------------- run_exports
+
+def test_run_exports_writes_every_export_in_its_default_place(run):
+    source, output = run
+    written = run_exports(EXPORTS, str(output), str(source))
+    assert written == [output / "exports" / "msrvtt_videodatainfo.json", output / "exports" / "coco_validate.json",
+                       output / "exports" / "coco_test.json", output / "hf"]
+    assert all(path.exists() for path in written)
+
+
+def test_run_exports_names_what_is_wrong(run):
+    _, output = run
+    with pytest.raises(ValueError, match="msrvtt-json export needs the run's original annotations"):
+        run_exports(["coco", "msrvtt-json"], str(output), None)
+    with pytest.raises(ValueError, match="unknown export parquet"):
+        run_exports(["parquet"], str(output), None)
+    with pytest.raises(ValueError, match="not the output folder of a capclean run"):
+        run_exports(["coco"], str(output / "nowhere"), None)

@@ -1,0 +1,252 @@
+"""The HTML report: built from a real (tiny) run, read back as a browser and a reviewer would."""
+import base64
+import json
+import re
+import shutil
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from pipelines.cli import main
+from pipelines.report import highlight_changes, input_captions, read_table, write_report
+from schemas.tables import TABLES
+from test_pipeline import tiny_dataset, write_annotations
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def report_dataset(folder):
+    """A few captions that give every section something to show, and text that must be escaped."""
+    videos = [{"video_id": "video1", "split": "train", "category": 3},
+              {"video_id": "video2", "split": "train", "category": 3},
+              {"video_id": "video7500", "split": "test", "category": 9}]
+    captions = [
+        (0, "video1", "a man is playing a guitar"),            # near-duplicate of 1: removed
+        (1, "video1", "a man is playing a guitar on stage"),
+        (2, "video1", "a man (offscreen) plays the vedio game"),  # normalize, then spelling
+        (3, "video1", "..."),                                   # empty after normalize: removed
+        (4, "video7500", "a woman & her dog walk in the park"),
+        (5, "video99", "a caption of an unknown video"),        # the reader removes it
+        (7, "video7500", "an ad for at&t with <b>bold</b> text"),
+        (8, "video2", "a colour film of a cat"),
+        (9, "video2", "a cat sleeps on a sofa"),
+        (10, "video2", "a cat sleeps on a sofa"),               # duplicate of 9: removed
+    ]
+    sentences = [{"sen_id": s, "video_id": v, "caption": c} for s, v, c in captions]
+    return write_annotations(folder, videos, sentences)
+
+
+def clean(tmp_path_factory, name, dataset, *flags):
+    base = tmp_path_factory.mktemp(name)
+    output = base / "out"
+    assert main(["clean", "--input", str(dataset(base / "in")), "--output", str(output), *flags]) == 0
+    return output
+
+
+@pytest.fixture(scope="module")
+def paper_run(tmp_path_factory):
+    return clean(tmp_path_factory, "paper", report_dataset, "--profile", "paper")
+
+
+@pytest.fixture(scope="module")
+def normalize_only_run(tmp_path_factory):
+    """A default-profile run of step I alone: its corrections/ table is empty.
+
+    It reads the plainer tiny dataset: the default profile's character set rejects
+    the '<' that step I alone leaves in report_dataset's HTML caption.
+    """
+    return clean(tmp_path_factory, "normalize", tiny_dataset, "--profile", "default", "--steps", "normalize")
+
+
+@pytest.fixture(scope="module")
+def paper_page(paper_run):
+    return write_report(str(paper_run)).read_text(encoding="utf-8")
+
+
+class Tags(HTMLParser):
+    """Every start tag of a page with its attributes."""
+
+    def __init__(self, page):
+        super().__init__()
+        self.tags = []
+        self.feed(page)
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+
+def table_rows(page, table_id):
+    """{row name: [cell text, ...]} of the table with that id."""
+    table = re.search(rf"<table[^>]*id='{table_id}'.*?</table>", page, re.S).group(0)
+    return {name: [re.sub(r"<[^>]+>", "", cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+            for name, row in re.findall(r"<tr data-row='([^']*)'[^>]*>(.*?)</tr>", table, re.S)}
+
+
+def figure(cell):
+    return None if cell == "–" else int(cell.replace(",", ""))
+
+
+# --- The input text rebuilt from lineage ------------------------------------------------------------
+
+def write_tables(folder, **rows_by_table):
+    for name, rows in rows_by_table.items():
+        (folder / name).mkdir(parents=True)
+        pq.write_table(pa.Table.from_pylist(rows, schema=TABLES[name]), folder / name / "part-00000.parquet")
+
+
+def edit(sen_id, step, before, after):
+    return {"sen_id": sen_id, "video_id": "video1", "step": step, "rule": "r", "before": before, "after": after}
+
+
+def removed(sen_id, caption, step):
+    return {"sen_id": sen_id, "video_id": "video1", "split": "train", "caption": caption, "step": step,
+            "reason": "why", "kept_sen_id": None}
+
+
+def test_input_captions_are_the_text_before_the_earliest_edit(tmp_path):
+    write_tables(
+        tmp_path,
+        captions=[{"video_id": "video1", "sen_id": sen_id, "split": "train", "category": 1, "caption": text}
+                  for sen_id, text in [(1, "a man plays the video game"), (2, "never edited"), (3, "cut short")]],
+        removed=[removed(4, "the cat", "dedup"),             # edited by spelling before dedup removed it
+                 removed(5, "...", "normalize"),             # removed without an edit
+                 removed(1, "a second record of 1", "read"),  # a repeated sen_id: not sen_id 1's lineage
+                 removed(None, "a record without an id", "read"),
+                 removed(6, None, "read")],                  # its caption was not a string
+        # Listed out of pipeline order, and in an order alphabetical sorting would get wrong too.
+        edits=[edit(1, "spelling", "a man plays the vedio game", "a man plays the video game"),
+               edit(1, "normalize", "a man (offscreen) plays the vedio game", "a man plays the vedio game"),
+               edit(3, "runon", "cut short here", "cut short"),
+               edit(3, "spelling", "cutt short here", "cut short here"),
+               edit(4, "spelling", "teh cat", "the cat")],
+    )
+    rebuilt = input_captions(read_table(tmp_path, "captions"), read_table(tmp_path, "removed"),
+                             read_table(tmp_path, "edits"))
+    pairs = sorted(((None if pd.isna(sen_id) else int(sen_id), None if pd.isna(text) else text)
+                    for sen_id, text in zip(rebuilt["sen_id"], rebuilt["caption"])), key=str)
+    assert pairs == sorted([
+        (1, "a man (offscreen) plays the vedio game"),
+        (2, "never edited"),
+        (3, "cutt short here"),
+        (4, "teh cat"),
+        (5, "..."),
+        (1, "a second record of 1"),
+        (None, "a record without an id"),
+        (6, None),
+    ], key=str)
+
+
+def test_input_captions_of_a_real_run_are_its_input(paper_run):
+    rebuilt = input_captions(read_table(paper_run, "captions"), read_table(paper_run, "removed"),
+                             read_table(paper_run, "edits"))
+    assert sorted(rebuilt["caption"].dropna()) == sorted([
+        "a man is playing a guitar", "a man is playing a guitar on stage", "a man (offscreen) plays the vedio game",
+        "...", "a woman & her dog walk in the park", "a caption of an unknown video",
+        "an ad for at&t with <b>bold</b> text", "a colour film of a cat", "a cat sleeps on a sofa",
+        "a cat sleeps on a sofa"])
+
+
+def test_changed_words_are_marked_and_escaped():
+    before, after = highlight_changes("a  <b>vedio</b> game", "a video game")
+    assert before == "a <del><span class='space'>␣</span> &lt;b&gt;vedio&lt;/b&gt;</del> game"
+    assert after == "a <ins>video</ins> game"
+
+
+# --- The page -------------------------------------------------------------------------------------
+
+def test_the_report_is_written_into_the_run_folder_by_default(paper_run):
+    path = write_report(str(paper_run))
+    assert path == paper_run / "report.html" and path.is_file()
+
+
+def test_the_page_embeds_its_plots_as_png(paper_page):
+    images = [attrs["src"] for tag, attrs in Tags(paper_page).tags if tag == "img"]
+    embedded = [src for src in images if src.startswith("data:image/png;base64,")]
+    assert embedded, "no embedded PNG"
+    for src in embedded:
+        assert base64.b64decode(src.split(",", 1)[1], validate=True).startswith(PNG_SIGNATURE)
+
+
+def test_the_page_loads_nothing_from_anywhere(paper_page):
+    tags = Tags(paper_page).tags
+    for tag, attrs in tags:
+        for name in ("src", "href"):
+            assert "http" not in attrs.get(name, "").lower(), (tag, attrs)
+    assert not [attrs for tag, attrs in tags if tag == "script"]
+    assert not [attrs for tag, attrs in tags if tag == "link"]
+    assert "@import" not in paper_page and "url(" not in paper_page
+
+
+def test_the_step_table_shows_the_figures_of_stats_json(paper_run, paper_page):
+    stats = json.loads((paper_run / "stats.json").read_text())
+    rows = table_rows(paper_page, "step-figures")
+    assert list(rows) == ["read", "normalize", "spelling", "dedup", "runon"]
+    for step, cells in rows.items():
+        figures = stats["steps"][step]
+        expected = [figures["captions_changed"], figures["captions_removed"], figures["videos_touched"],
+                    figures["tokens_changed"]]
+        assert [figure(cell) for cell in cells] == expected, step
+    # The tiny run does change things, so a table of zeros cannot pass.
+    assert figure(rows["spelling"][0]) > 0 and figure(rows["dedup"][1]) > 0
+
+
+def test_caption_text_is_escaped(paper_page):
+    assert "<b>bold" not in paper_page and "at&t" not in paper_page
+    assert "&lt;b&gt;bold&lt;/b&gt;" in paper_page  # the input text, in the examples of step I
+    assert "at&amp;t" in paper_page
+
+
+def test_the_page_shows_examples_groups_corrections_and_removals(paper_page):
+    assert "<del>(offscreen)</del>" in paper_page          # step I's example, highlighted
+    assert "<del>vedio</del>" in paper_page and "<ins>video</ins>" in paper_page
+    assert "a man is playing a guitar on stage <span class='tag'>kept</span>" in paper_page
+    assert re.search(r"<td>colour</td>.*?<td>color</td><td class='num'>1</td>", paper_page)
+    assert "video &#x27;video99&#x27; is not in the video table" in paper_page
+
+
+def test_the_data_docs_link_works_from_wherever_the_report_is(paper_run, tmp_path):
+    elsewhere = tmp_path / "reports" / "paper.html"
+    page = write_report(str(paper_run), report_path=str(elsewhere)).read_text(encoding="utf-8")
+    links = [attrs["href"] for tag, attrs in Tags(page).tags if tag == "a"]
+    assert links and not any(Path(link).is_absolute() for link in links)
+    assert (elsewhere.parent / links[0]).resolve() == (paper_run / "validation" / "index.html").resolve()
+    assert "passed" in page
+
+
+def test_a_report_written_while_the_run_is_staged_names_its_final_folder(paper_run, tmp_path):
+    staged = tmp_path / ".final.partial-0a1b2c3d"  # where `capclean clean` has the run when it writes the report
+    shutil.copytree(paper_run, staged)
+    page = write_report(str(staged)).read_text()
+    assert f"<code>{tmp_path / 'final'}</code>" in page and "partial" not in page
+
+
+def test_two_runs_side_by_side(paper_run, normalize_only_run, tmp_path):
+    page = write_report(str(paper_run), str(normalize_only_run), str(tmp_path / "both.html")).read_text()
+    headers = re.findall(r"<th class='num run'>([^<]*)</th>", page)
+    assert headers[:2] == ["paper", "default"]
+    rows = table_rows(page, "step-figures")
+    stats = json.loads((normalize_only_run / "stats.json").read_text())
+    # Each cell pair is (paper, default); the default run did step I only.
+    assert figure(rows["normalize"][1]) == stats["steps"]["normalize"]["captions_changed"]
+    assert rows["spelling"][1] == "–" and figure(rows["spelling"][0]) > 0
+    assert "No spelling corrections in this run." in page  # its corrections/ table is empty
+
+
+def test_a_run_whose_stats_lack_steps(paper_run, tmp_path):
+    run = tmp_path / "run"
+    shutil.copytree(paper_run, run)
+    stats = json.loads((run / "stats.json").read_text())
+    del stats["steps"]["runon"], stats["steps"]["spelling"]
+    (run / "stats.json").write_text(json.dumps(stats))
+    rows = table_rows(write_report(str(run)).read_text(), "step-figures")
+    assert rows["runon"] == ["–"] * 4 and figure(rows["normalize"][0]) == stats["steps"]["normalize"]["captions_changed"]
+
+
+def test_the_same_run_gives_the_same_page(paper_run, tmp_path):
+    first = write_report(str(paper_run), report_path=str(tmp_path / "one.html")).read_bytes()
+    second = write_report(str(paper_run), report_path=str(tmp_path / "two.html")).read_bytes()
+    assert first == second
