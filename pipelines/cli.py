@@ -48,6 +48,12 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("run", help="output folder of a run")
     report.add_argument("other", nargs="?", help="a second run's output folder to compare with (e.g. paper)")
     report.add_argument("--to", metavar="FILE", help="where to write the page (default: RUN/report.html)")
+    vocab = commands.add_parser("vocab", help="the tokens Hunspell rejects, with the default rule's decision, "
+                                "as a TSV table to review")
+    vocab.add_argument("--input", required=True, metavar="PATH", help="MSR-VTT-format annotations")
+    vocab.add_argument("--output", required=True, metavar="FILE", help="the TSV table to write")
+    vocab.add_argument("--profile", default="default", choices=["default", "paper"],
+                       help="whose vocabulary and ranking options to use (default: %(default)s)")
     export = commands.add_parser("export", help="write a run's captions in other formats")
     export.add_argument("run", help="output folder of a run")
     export.add_argument("--formats", default=",".join(EXPORT_NAMES), metavar="LIST",
@@ -77,9 +83,12 @@ def add_input_arguments(command, output_help):
                           "(relative paths are under dictionaries/)")
     spelling.add_argument("--british-to-american", metavar="FILE", help="'from -> to' mapping applied per token first")
     spelling.add_argument("--splits-mapping", metavar="FILE", help="'from -> to' mapping of run-together words")
-    spelling.add_argument("--suggestion", choices=["first", "first_plain"],
-                          help="which Hunspell suggestion replaces a rejected token: 'first' as published, "
-                               "'first_plain' the first without punctuation or accents")
+    spelling.add_argument("--suggestion", choices=["first", "first_plain", "ranked"],
+                          help="how a rejected token is replaced: 'first' Hunspell suggestion as published, "
+                               "'first_plain' the first without punctuation or accents, 'ranked' capclean's "
+                               "corpus-ranked correction (README)")
+    spelling.add_argument("--vocabulary", metavar="LIST", help="comma-separated Hunspell .dic files of extra words "
+                          "(relative paths are under dictionaries/)")
 
 
 def add_step_arguments(clean):
@@ -105,7 +114,8 @@ def config_from_arguments(args):
     config = override(config, "", steps=_comma_list(args.steps))
     config = override(config, "spelling", hunspell_dictionary=flag("hunspell_dictionary"),
                       custom_words=flag("custom_words"), british_to_american=flag("british_to_american"),
-                      splits=flag("splits_mapping"), suggestion=flag("suggestion"))
+                      splits=flag("splits_mapping"), suggestion=flag("suggestion"),
+                      vocabulary=_comma_list(flag("vocabulary")))
     config = override(config, "dedup", edit_threshold=flag("edit_threshold"),
                       similarity_threshold=flag("similarity_threshold"))
     config = override(config, "runon", rule=flag("runon_rule"), std_multiplier=flag("runon_std_multiplier"),
@@ -133,7 +143,7 @@ def main(argv=None) -> int:
     quiet_logging()
     args, beam_args = build_parser().parse_known_args(argv)
     unknown = [arg for arg in beam_args if not arg.startswith("--")]
-    if unknown or (beam_args and args.command in ("report", "export")):
+    if unknown or (beam_args and args.command in ("report", "export", "vocab")):
         print(f"capclean: unexpected arguments: {' '.join(beam_args)}", file=sys.stderr)
         return EXIT_USAGE
     try:
@@ -141,6 +151,8 @@ def main(argv=None) -> int:
             return report_command(args)
         if args.command == "export":
             return export_command(args)
+        if args.command == "vocab":
+            return vocab_command(args)
         config = config_from_arguments(args)
         if args.command == "sweep":
             return sweep_command(args, config, beam_args)
@@ -252,6 +264,14 @@ def report_command(args) -> int:
             raise CapcleanError(f"{folder} is not a capclean output folder (no stats.json)")
     path = write_report(args.run, args.other, args.to)
     print(f"capclean: report written to {path}")
+    return 0
+
+
+def vocab_command(args) -> int:
+    from pipelines.vocab import write_vocabulary_table
+
+    rows = write_vocabulary_table(args.input, args.output, args.profile)
+    print(f"capclean: {rows} rejected tokens written to {args.output}")
     return 0
 
 

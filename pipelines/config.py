@@ -27,10 +27,23 @@ class SpellingConfig:
     custom_words: str = "paper/custom_words.txt"
     british_to_american: str = "paper/british_to_american.txt"
     splits: str = "paper/splits.txt"
+    # Extra vocabularies in Hunspell's .dic format (relative to `dictionaries/`),
+    # added whole so that Hunspell itself accepts their words and affixed forms.
+    vocabulary: tuple = ()
     # `first`: Hunspell's first suggestion, as published.
     # `first_plain`: the first suggestion made only of letters, digits and spaces
     # (no apostrophes or hyphens that the caption did not have).
+    # `ranked`: capclean's rule (transforms/spelling.py, RankedCorrection), with the options below.
     suggestion: str = "first"
+    case_variants: bool = True  # a lowercase token Hunspell knows capitalised or in capitals is right
+    max_edit_distance: int = 2  # candidates within this distance (1 for tokens of 4 letters or fewer)
+    min_candidate_count: int = 5  # a candidate word must be written this often in the corpus
+    count_ratio: float = 5.0  # ...and this many times more often than the token (at distance 1)
+    far_count_ratio: float = 20.0  # ...or this many times, for a candidate at distance 2
+    split_ratio: float = 5.0  # a two-word split must be written apart this many times more often than together
+    margin: float = 5.0  # ...and this many times more often than the next candidate at its distance
+    min_phrase_count: int = 3  # a split must be written apart this often in the corpus (and count_ratio / 4 times the token)
+    domain_min_videos: int = 10  # a token with no clear correction written in this many videos is kept unflagged
 
 
 @dataclass(frozen=True)
@@ -89,8 +102,9 @@ def check_config(config: CleaningConfig) -> None:
     unknown = [step for step in config.steps if step not in ALL_STEPS]
     if unknown or not config.steps:
         raise ConfigError(f"steps must be a non-empty subset of {','.join(ALL_STEPS)}; got {','.join(config.steps)}")
-    if config.spelling.suggestion not in ("first", "first_plain"):
-        raise ConfigError(f"spelling.suggestion must be 'first' or 'first_plain', not {config.spelling.suggestion!r}")
+    if config.spelling.suggestion not in ("first", "first_plain", "ranked"):
+        raise ConfigError("spelling.suggestion must be 'first', 'first_plain' or 'ranked', "
+                          f"not {config.spelling.suggestion!r}")
     if config.dedup.edit_threshold < 0:
         raise ConfigError("dedup.edit_threshold (e) must be >= 0")
     if not 0.0 < config.dedup.similarity_threshold <= 1.0:

@@ -27,6 +27,7 @@ def video_counts(batch) -> Counter:
         _count_step(counts, batch, step)
     for row in batch.corrections:
         counts[f"steps/spelling/tokens_changed_by_rule/{row['rule']}"] += 1
+    counts["steps/spelling/tokens_flagged"] += len(batch.flagged)
     if batch.captions:
         counts["output/captions"] += len(batch.captions)
         counts["output/videos"] += 1

@@ -37,13 +37,25 @@ EDITS = pa.schema([
 ])
 
 # One row per token the spelling step changed; `position` is the token's
-# index in the caption as the spelling step received it.
+# index in the caption as the spelling step received it. `score` is the
+# confidence of a ranked correction (null for the fixed rules).
 CORRECTIONS = pa.schema([
     pa.field("sen_id", pa.int64(), nullable=False),
     pa.field("position", pa.int32(), nullable=False),
     pa.field("original", pa.string(), nullable=False),
     pa.field("replacement", pa.string(), nullable=False),
     pa.field("rule", pa.string(), nullable=False),
+    pa.field("score", pa.float64()),
+])
+
+# Tokens Hunspell rejects that the spelling step left as they were because no
+# correction was clearly best; `candidate` is the best it had, if any.
+FLAGGED = pa.schema([
+    pa.field("sen_id", pa.int64(), nullable=False),
+    pa.field("position", pa.int32(), nullable=False),
+    pa.field("token", pa.string(), nullable=False),
+    pa.field("reason", pa.string(), nullable=False),
+    pa.field("candidate", pa.string()),
 ])
 
 TABLES = {
@@ -51,6 +63,7 @@ TABLES = {
     "removed": REMOVED,
     "edits": EDITS,
     "corrections": CORRECTIONS,
+    "flagged": FLAGGED,
 }
 
 # The order the pipeline's steps run in; rows of a table are sorted by it.

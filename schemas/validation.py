@@ -54,6 +54,7 @@ PANDAS_TYPE_OF = {
     pa.int64(): "int64",
     pa.int32(): "int32",
     pa.string(): "str",
+    pa.float64(): "float64",
 }
 
 
@@ -135,6 +136,8 @@ def validate_output(
         TableCheck("edits", frames["edits"], edits_expectations(),
                    id_columns=["sen_id", "step"]),
         TableCheck("corrections", frames["corrections"], corrections_expectations(),
+                   id_columns=["sen_id", "position"]),
+        TableCheck("flagged", frames["flagged"], contract_expectations(TABLES["flagged"]),
                    id_columns=["sen_id", "position"]),
     ]
     derived_checks, not_checked = derived_table_checks(frames, expectations)

@@ -2,7 +2,9 @@ import pytest
 
 from transforms.spelling import (
     DictionaryFileError,
-    HunspellSpeller,
+    open_hunspell,
+    Decision,
+    FirstSuggestion,
     choose_suggestion,
     correct_caption,
     is_plain,
@@ -15,28 +17,29 @@ SPLITS = {"videogame": "video game", "doesn t": "does not", "eachother": "each o
 
 
 def fake_hunspell(replacements):
-    return lambda piece: replacements.get(piece)
+    return lambda piece, previous: Decision(replacements.get(piece), "suggestion")
 
 
 def test_mappings_apply_per_token_then_hunspell_on_every_piece():
-    text, rows = correct_caption("a colour videogame vedio", BRITISH, SPLITS, fake_hunspell({"game": "gamer"}))
-    assert text == "a color video gamer video"
+    text, rows, flagged = correct_caption("a colour videogame vedio", BRITISH, SPLITS,
+                                          fake_hunspell({"game": "gamer"}))
+    assert text == "a color video gamer video" and flagged == []
     assert rows == [
-        {"position": 1, "original": "colour", "replacement": "color", "rule": "british"},
-        {"position": 2, "original": "videogame", "replacement": "video game", "rule": "split"},
-        {"position": 2, "original": "game", "replacement": "gamer", "rule": "suggestion"},
-        {"position": 3, "original": "vedio", "replacement": "video", "rule": "british"},
+        {"position": 1, "original": "colour", "replacement": "color", "rule": "british", "score": None},
+        {"position": 2, "original": "videogame", "replacement": "video game", "rule": "split", "score": None},
+        {"position": 2, "original": "game", "replacement": "gamer", "rule": "suggestion", "score": None},
+        {"position": 3, "original": "vedio", "replacement": "video", "rule": "british", "score": None},
     ]
 
 
 def test_a_key_with_a_space_never_applies_because_lookup_is_per_token():
-    text, rows = correct_caption("he doesn t know", BRITISH, SPLITS, fake_hunspell({}))
+    text, rows, _ = correct_caption("he doesn t know", BRITISH, SPLITS, fake_hunspell({}))
     assert text == "he doesn t know" and rows == []
 
 
 def test_a_suggestion_equal_to_the_token_is_no_change_and_the_caption_is_lowercased():
     # Hunspell suggests "John" for "john"; lowercased back, it is not a change.
-    text, rows = correct_caption("john runs", {}, {}, fake_hunspell({"john": "john"}))
+    text, rows, _ = correct_caption("john runs", {}, {}, fake_hunspell({"john": "john"}))
     assert text == "john runs" and rows == []
 
 
@@ -72,29 +75,30 @@ def test_a_missing_word_list_is_named(tmp_path):
 
 def test_a_missing_hunspell_dictionary_is_named(tmp_path):
     with pytest.raises(DictionaryFileError, match=r"nothing.dic not found"):
-        HunspellSpeller(str(tmp_path / "nothing"), (), "first")
+        open_hunspell(str(tmp_path / "nothing"))
 
 
 @pytest.fixture(scope="module")
 def paper_speller():
-    return HunspellSpeller("/usr/share/hunspell/en_US", read_word_list("paper/custom_words.txt"), "first")
+    checker = open_hunspell("/usr/share/hunspell/en_US", read_word_list("paper/custom_words.txt"))
+    return FirstSuggestion(checker, "first")
 
 
 def test_paper_speller_takes_hunspells_first_suggestion(paper_speller):
     # The published rule's known weakness, reproduced: lego -> loge, discusing -> disusing.
-    assert paper_speller.replacement_for("lego") == "loge"
-    assert paper_speller.replacement_for("discusing") == "disusing"
-    assert paper_speller.replacement_for("woman") is None
+    assert paper_speller.decide("lego").replacement == "loge"
+    assert paper_speller.decide("discusing").replacement == "disusing"
+    assert paper_speller.decide("woman").replacement is None
 
 
 def test_custom_vocabulary_is_accepted_by_hunspell_itself(paper_speller):
     for word in ("minecraft", "spongebob", "gameplay", "legos"):
-        assert paper_speller.replacement_for(word) is None
+        assert paper_speller.decide(word).replacement is None
 
 
 def test_decisions_are_cached_per_distinct_token(paper_speller):
-    paper_speller.replacement_for.cache_clear()
+    paper_speller._decide_cached.cache_clear()
     for _ in range(3):
-        paper_speller.replacement_for("vidio")
-    info = paper_speller.replacement_for.cache_info()
+        paper_speller.decide("vidio")
+    info = paper_speller._decide_cached.cache_info()
     assert (info.misses, info.hits) == (1, 2)

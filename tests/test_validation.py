@@ -56,7 +56,7 @@ EDITS = [
      "before": "a man cooks fod", "after": "a man cooks food"},
 ]
 CORRECTIONS = [
-    {"sen_id": 1, "position": 3, "original": "fod", "replacement": "food", "rule": "dictionary"},
+    {"sen_id": 1, "position": 3, "original": "fod", "replacement": "food", "rule": "ranked", "score": 0.98},
 ]
 
 EXPECTED = OutputExpectations(
@@ -78,6 +78,11 @@ def write_table(folder: Path, rows: list[dict], schema: pa.Schema, files: int = 
         pq.write_table(chunk, folder / f"part-{part:05d}.parquet")
 
 
+FLAGGED = [
+    {"sen_id": 6, "position": 2, "token": "qwzxv", "reason": "no close word in the corpus", "candidate": None},
+]
+
+
 def write_output(root: Path, captions=CAPTIONS, removed=REMOVED, edits=EDITS,
                  corrections=CORRECTIONS, captions_schema=TABLES["captions"]) -> Path:
     """A complete output folder; captions are split over two files."""
@@ -85,6 +90,7 @@ def write_output(root: Path, captions=CAPTIONS, removed=REMOVED, edits=EDITS,
     write_table(root / "removed", removed, TABLES["removed"])
     write_table(root / "edits", edits, TABLES["edits"])
     write_table(root / "corrections", corrections, TABLES["corrections"])
+    write_table(root / "flagged", FLAGGED, TABLES["flagged"])
     return root
 
 
@@ -146,56 +152,62 @@ def test_missing_table_folder_fails(tmp_path):
     assert_failures(result, r"^corrections: folder .* is missing$")
 
 
-def test_duplicated_sen_id_in_captions_fails(tmp_path):
-    output = write_output(tmp_path, captions=replace(CAPTIONS, 2, sen_id=1))
-
-    result = validate_output(str(output), EXPECTED, None)
-
-    assert_failures(
-        result,
-        r"^captions: expect_column_values_to_be_unique\(sen_id\) failed on 2 rows, "
-        r"e\.g\. sen_id 1, sen_id 1$",
-        # The duplicate also breaks the ascending order ...
+SINGLE_ROW_CORRUPTIONS = [
+    pytest.param("captions", 2, {"sen_id": 1}, [
+        r"^captions: expect_column_values_to_be_unique\(sen_id\) failed on 2 rows, e\.g\. sen_id 1, sen_id 1$",
+        # The duplicate also breaks the ascending order, and is an id counted twice.
         r"^captions: expect_column_values_to_be_increasing\(sen_id\) failed on 1 row",
-        # ... and is an id counted twice.
         r"^conservation: expect_column_values_to_be_unique\(sen_id\)",
-    )
-
-
-def test_caption_with_double_space_fails(tmp_path):
-    output = write_output(tmp_path, captions=replace(CAPTIONS, 1, caption="a man  cooks"))
-
-    result = validate_output(str(output), EXPECTED, None)
-
-    assert_failures(
-        result,
+    ], id="duplicated sen_id"),
+    pytest.param("captions", 1, {"caption": "a man  cooks"}, [
         r"^captions: expect_column_values_to_match_regex\(caption\) failed on 1 row, "
         r"e\.g\. sen_id 1 caption 'a man  cooks'$",
-    )
-
-
-def test_caption_with_trailing_newline_is_not_single_spaced(tmp_path):
-    output = write_output(tmp_path, captions=replace(CAPTIONS, 1, caption="a man cooks\n"))
-
-    result = validate_output(str(output), EXPECTED, None)
-
-    assert_failures(
-        result,
+    ], id="double space"),
+    pytest.param("captions", 1, {"caption": "a man cooks\n"}, [
         r"^captions: expect_column_values_to_match_regex\(caption\) failed on 1 row",
         r"^captions: expect_column_values_to_not_match_regex\(caption\) failed on 1 row",
-    )
-
-
-def test_caption_with_character_outside_the_set_fails(tmp_path):
-    output = write_output(tmp_path, captions=replace(CAPTIONS, 3, caption="kids play #5 games"))
-
-    result = validate_output(str(output), EXPECTED, None)
-
-    assert_failures(
-        result,
+    ], id="trailing newline is not single-spaced"),
+    pytest.param("captions", 3, {"caption": "kids play #5 games"}, [
         r"^captions: expect_column_values_to_not_match_regex\(caption\) failed on 1 row, "
         r"e\.g\. sen_id 6 caption 'kids play #5 games'$",
-    )
+    ], id="character outside the set"),
+    pytest.param("captions", 0, {"split": "val"}, [
+        r"^captions: expect_column_values_to_be_in_set\(split\) failed on 1 row, e\.g\. sen_id 0 split 'val'$",
+    ], id="wrong split value"),
+    # video3 is a train video (0-6) but this caption says it is a test one.
+    pytest.param("captions", 3, {"video_id": "video3"}, [
+        r"^video_ranges: expect_column_values_to_be_between\(video_number\) where split == 'test' "
+        r"failed on 1 row, e\.g\. sen_id 6 video_id 'video3' video_number 3$",
+    ], id="video outside its split's range"),
+    pytest.param("removed", 3, {"step": "lowercase", "reason": ""}, [
+        r"^removed: expect_column_values_to_be_in_set\(step\) failed on 1 row",
+        r"^removed: expect_column_value_lengths_to_be_between\(reason\) failed on 1 row",
+    ], id="unknown step and empty reason"),
+    pytest.param("edits", 1, {"after": "a man cooks fod"}, [
+        r"^edit_changes: expect_column_values_to_be_in_set\(changed\) failed on 1 row, "
+        r"e\.g\. sen_id 1 step 'spelling' before 'a man cooks fod' after 'a man cooks fod'",
+    ], id="edit that changes nothing"),
+    pytest.param("corrections", 0, {"position": -1}, [
+        r"^corrections: expect_column_values_to_be_between\(position\) failed on 1 row",
+    ], id="negative correction position"),
+]
+
+
+@pytest.mark.parametrize("table, index, changes, patterns", SINGLE_ROW_CORRUPTIONS)
+def test_a_corrupted_row_fails_the_expectation_that_names_it(tmp_path, table, index, changes, patterns):
+    rows = {"captions": CAPTIONS, "removed": REMOVED, "edits": EDITS, "corrections": CORRECTIONS}[table]
+    output = write_output(tmp_path, **{table: replace(rows, index, **changes)})
+
+    assert_failures(validate_output(str(output), EXPECTED, None), *patterns)
+
+
+def test_the_summary_lists_each_failure(tmp_path):
+    output = write_output(tmp_path, captions=replace(CAPTIONS, 0, split="val"))
+
+    summary = validate_output(str(output), EXPECTED, None).summary()
+
+    assert summary.startswith("capclean output validation FAILED (1 failure)")
+    assert "\n  - captions: expect_column_values_to_be_in_set(split)" in summary
 
 
 def test_character_set_regex_escapes_bracket_characters():
@@ -203,35 +215,6 @@ def test_character_set_regex_escapes_bracket_characters():
 
     assert [c for c in "a-]^\\ " if outside.search(c)] == []
     assert [c for c in "b[_" if outside.search(c)] == ["b", "[", "_"]
-
-
-def test_wrong_split_value_fails(tmp_path):
-    output = write_output(tmp_path, captions=replace(CAPTIONS, 0, split="val"))
-
-    result = validate_output(str(output), EXPECTED, None)
-
-    assert_failures(
-        result,
-        r"^captions: expect_column_values_to_be_in_set\(split\) failed on 1 row, "
-        r"e\.g\. sen_id 0 split 'val'$",
-    )
-    summary = result.summary()
-    assert summary.startswith("capclean output validation FAILED (1 failure)")
-    assert "\n  - captions: expect_column_values_to_be_in_set(split)" in summary
-
-
-def test_video_outside_its_split_range_fails(tmp_path):
-    # video3 is a train video (0-6) but this caption says it is a test one.
-    output = write_output(tmp_path, captions=replace(CAPTIONS, 3, video_id="video3"))
-
-    result = validate_output(str(output), EXPECTED, None)
-
-    assert_failures(
-        result,
-        r"^video_ranges: expect_column_values_to_be_between\(video_number\) "
-        r"where split == 'test' failed on 1 row, "
-        r"e\.g\. sen_id 6 video_id 'video3' video_number 3$",
-    )
 
 
 def test_video_ranges_are_not_checked_without_ranges(tmp_path):
@@ -298,41 +281,6 @@ def test_kept_sen_id_not_set_exactly_for_dedup_fails(tmp_path):
         r"failed on 1 row, e\.g\. sen_id 2 step 'dedup' kept_sen_id null$",
         r"^removed: expect_column_values_to_be_null\(kept_sen_id\) where step != 'dedup' "
         r"failed on 1 row, e\.g\. sen_id 4 step 'normalize' kept_sen_id 0$",
-    )
-
-
-def test_unknown_step_and_empty_reason_fail(tmp_path):
-    output = write_output(tmp_path, removed=replace(REMOVED, 3, step="lowercase", reason=""))
-
-    result = validate_output(str(output), EXPECTED, None)
-
-    assert_failures(
-        result,
-        r"^removed: expect_column_values_to_be_in_set\(step\) failed on 1 row",
-        r"^removed: expect_column_value_lengths_to_be_between\(reason\) failed on 1 row",
-    )
-
-
-def test_edit_that_changes_nothing_fails(tmp_path):
-    output = write_output(tmp_path, edits=replace(EDITS, 1, after="a man cooks fod"))
-
-    result = validate_output(str(output), EXPECTED, None)
-
-    assert_failures(
-        result,
-        r"^edit_changes: expect_column_values_to_be_in_set\(changed\) failed on 1 row, "
-        r"e\.g\. sen_id 1 step 'spelling' before 'a man cooks fod' after 'a man cooks fod'",
-    )
-
-
-def test_negative_correction_position_fails(tmp_path):
-    output = write_output(tmp_path, corrections=replace(CORRECTIONS, 0, position=-1))
-
-    result = validate_output(str(output), EXPECTED, None)
-
-    assert_failures(
-        result,
-        r"^corrections: expect_column_values_to_be_between\(position\) failed on 1 row",
     )
 
 

@@ -27,6 +27,7 @@ class VideoBatch:
     removed: list = field(default_factory=list)  # rows of schemas.tables.REMOVED
     edits: list = field(default_factory=list)  # rows of schemas.tables.EDITS
     corrections: list = field(default_factory=list)  # rows of schemas.tables.CORRECTIONS
+    flagged: list = field(default_factory=list)  # rows of schemas.tables.FLAGGED
 
 
 def removed_row(batch, sen_id, caption, step, reason, kept_sen_id=None):

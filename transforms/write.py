@@ -30,6 +30,7 @@ def rows_by_file(batch, sen_ids_per_file: int):
         "removed": batch.removed,
         "edits": batch.edits,
         "corrections": batch.corrections,
+        "flagged": batch.flagged,
     }
     for table, rows in tables.items():
         files = {}
@@ -45,8 +46,9 @@ def sort_key(table: str):
     """The row order of each table: by sen_id, then the order the steps ran in."""
     if table == "captions":
         return lambda row: row["sen_id"]
-    if table == "corrections":
-        return lambda row: (row["sen_id"], row["position"], row["original"], row["replacement"])
+    if table in ("corrections", "flagged"):
+        return lambda row: (row["sen_id"], row["position"], row.get("original") or row.get("token"),
+                            row.get("replacement") or "")
     return lambda row: (row["sen_id"] is None, row["sen_id"] or 0, _STEP_RANK.get(row["step"], 99),
                         row.get("video_id") or "", row.get("reason") or row.get("rule") or "")
 

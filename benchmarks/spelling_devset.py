@@ -1,0 +1,92 @@
+"""Spelling decisions against the hand-labelled dev set (tests/data/spelling_dev.tsv).
+
+Each row is a token Hunspell rejects, in its train-split caption, labelled
+`keep` or `fix` (with the intended form). A decision is right when a kept token
+stays and a fixed one becomes the intended form. Run it to print the figures of
+both profiles: `.venv/bin/python benchmarks/spelling_devset.py`.
+"""
+import csv
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+DEVSET = REPO / "tests" / "data" / "spelling_dev.tsv"
+
+
+def load_devset(path=DEVSET) -> list:
+    with open(path, newline="", encoding="utf-8") as handle:
+        return [row for row in csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE) if row["label"]]
+
+
+def corpus_statistics(input_path):
+    """Token and phrase statistics of the whole input after step I, as the pipeline computes them."""
+    from pipelines.vocab import corpus_statistics as statistics_of, normalized_batches
+    return statistics_of(normalized_batches(input_path))
+
+
+def speller_for(profile: str, stats, phrases):
+    """The profile's spelling step as a function (row of the dev set) -> what its token became, in its caption."""
+    from pipelines.config import load_config
+    from transforms.spelling import CorrectSpellingFn, correct_caption
+
+    step = CorrectSpellingFn(load_config(profile).spelling)
+    step.setup()
+    speller = step._speller_for(stats, phrases)
+
+    def corrected(row):
+        _, corrections, _ = correct_caption(row["caption"], step._british, step._splits, speller.decide)
+        pieces = [row["token"]]
+        for correction in (c for c in corrections if c["position"] == int(row["position"])):
+            at = pieces.index(correction["original"])
+            pieces[at:at + 1] = correction["replacement"].split()
+        return " ".join(pieces).lower()
+
+    return corrected
+
+
+def score(rows, corrected) -> dict:
+    """Accuracy (right action over all tokens), change precision and fix recall."""
+    right = changes = right_changes = fixes = right_fixes = 0
+    for row in rows:
+        output = corrected(row)
+        expected = row["intended"] if row["label"] == "fix" else row["token"]
+        is_right = output == expected
+        right += is_right
+        if output != row["token"]:
+            changes += 1
+            right_changes += is_right
+        if row["label"] == "fix":
+            fixes += 1
+            right_fixes += is_right
+    return {"tokens": len(rows), "accuracy": right / len(rows), "changes": changes,
+            "precision": right_changes / changes if changes else 1.0, "recall": right_fixes / fixes if fixes else 1.0}
+
+
+def main():
+    import argparse
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--input", default=str(REPO.parent / "shared" / "data" / "msrvtt"))
+    parser.add_argument("--show-errors", action="store_true", help="list the default profile's wrong decisions")
+    args = parser.parse_args()
+    rows = load_devset()
+    stats, phrases = corpus_statistics(args.input)
+    print(f"spelling dev set: {len(rows)} labelled tokens ({sum(r['label'] == 'fix' for r in rows)} to fix)")
+    print(f"  {'profile':<9}{'accuracy':>10}{'precision':>11}{'recall':>8}{'changes':>9}")
+    for profile in ("paper", "default"):
+        corrected = speller_for(profile, stats, phrases)
+        figures = score(rows, corrected)
+        print(f"  {profile:<9}{figures['accuracy']:>10.3f}{figures['precision']:>11.3f}"
+              f"{figures['recall']:>8.3f}{figures['changes']:>9}")
+    if args.show_errors:
+        corrected = speller_for("default", stats, phrases)
+        for row in rows:
+            output = corrected(row)
+            expected = row["intended"] if row["label"] == "fix" else row["token"]
+            if output != expected:
+                print(f"  {row['label']:<5} {row['token']:<18} -> {output:<18} want {expected:<18} | {row['caption']}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,78 @@
+"""`capclean vocab`: the tokens Hunspell rejects, with what the default rule would do, as a table to review.
+
+This is a review tool, run in one process: it reads the input, applies step I,
+counts every token (count and videos, as the pipeline's side input does) and
+writes, for every rejected token, its figures, up to three example captions and
+the decision. Curating `dictionaries/msrvtt/vocabulary.dic` starts from it.
+"""
+import csv
+from collections import defaultdict
+
+from pipelines.config import load_config
+from transforms.batch import rewrite_captions
+from transforms.corpus import TokenStatsFn, add_counters, phrases_joining_into
+from transforms.normalize import normalize_caption
+from transforms.read import assemble_video, find_annotation_files, load_annotations, split_into_video_parts
+from transforms.spelling import RankedCorrection, open_hunspell, read_word_list
+
+EXAMPLES = 3
+COLUMNS = ("token", "count", "videos", "decision", "rule", "replacement", "candidate", "score", "reason", "examples")
+
+
+def normalized_batches(input_path: str) -> list:
+    """Every video of the input after step I."""
+    parts, seen = defaultdict(list), set()
+    for index, source in enumerate(find_annotation_files(input_path)):
+        for video_id, part in split_into_video_parts(load_annotations(source), index, seen).items():
+            parts[video_id].append(part)
+    return [rewrite_captions(assemble_video(video_id, video_parts), "normalize", normalize_caption)
+            for video_id, video_parts in sorted(parts.items())]
+
+
+def corpus_statistics(batches) -> tuple:
+    """(token stats, phrase counts), as the pipeline's CorpusStatistics computes them."""
+    combine = TokenStatsFn()
+    stats = combine.create_accumulator()
+    for batch in batches:
+        stats = combine.add_input(stats, batch)
+    return stats, add_counters(phrases_joining_into(batch, stats) for batch in batches)
+
+
+def ranked_speller(config, stats, phrases) -> RankedCorrection:
+    spelling = config.spelling
+    custom_words = read_word_list(spelling.custom_words) if spelling.custom_words else ()
+    checker = open_hunspell(spelling.hunspell_dictionary, custom_words, spelling.vocabulary)
+    return RankedCorrection(checker, spelling, stats, phrases)
+
+
+def vocabulary_rows(batches, speller, stats) -> list:
+    rejected = {token for token in stats if speller.decide(token).rule != "accepted"}
+    examples = defaultdict(list)
+    for batch in batches:
+        for caption in batch.captions:
+            for token in set(caption.text.split()) & rejected:
+                if len(examples[token]) < EXAMPLES:
+                    examples[token].append(caption.text)
+    rows = []
+    for token in rejected:
+        decision = speller.decide(token)
+        rows.append({
+            "token": token, "count": stats[token][0], "videos": stats[token][1],
+            "decision": "change" if decision.replacement else ("flag" if decision.flag else "keep"),
+            "rule": decision.rule, "replacement": decision.replacement or "", "candidate": decision.candidate or "",
+            "score": "" if decision.score is None else decision.score, "reason": decision.flag or "",
+            "examples": " | ".join(examples[token]),
+        })
+    return sorted(rows, key=lambda row: (-row["videos"], -row["count"], row["token"]))
+
+
+def write_vocabulary_table(input_path: str, output_path: str, profile: str = "default") -> int:
+    config = load_config(profile)
+    batches = normalized_batches(input_path)
+    stats, phrases = corpus_statistics(batches)
+    rows = vocabulary_rows(batches, ranked_speller(config, stats, phrases), stats)
+    with open(output_path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=COLUMNS, delimiter="\t")
+        writer.writeheader()
+        writer.writerows(rows)
+    return len(rows)

@@ -1,0 +1,57 @@
+"""The default profile's ranked spelling rule, on the corpus statistics of the real MSR-VTT data."""
+import pytest
+
+from benchmarks.spelling_devset import corpus_statistics, load_devset, score, speller_for
+from pipelines.config import load_config
+from transforms.spelling import CorrectSpellingFn, correct_caption
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(scope="module")
+def statistics(msrvtt_dir):
+    return corpus_statistics(str(msrvtt_dir))
+
+
+@pytest.fixture(scope="module")
+def default_step(statistics):
+    step = CorrectSpellingFn(load_config("default").spelling)
+    step.setup()
+    speller = step._speller_for(*statistics)
+    return lambda caption: correct_caption(caption, step._british, step._splits, speller.decide)
+
+
+@pytest.mark.parametrize("word", ["chris", "paris", "korea", "latin", "kong", "conan", "hitler", "youtube",
+                                  "minecraft", "spongebob"])
+def test_default_never_changes_names_and_domain_words(default_step, word):
+    caption = f"a man talks about {word} in a video"
+    text, corrections, _ = default_step(caption)
+    assert text == caption and corrections == []
+
+
+@pytest.mark.parametrize("caption, expected", [
+    ("a man is showing a vedio", "a man is showing a video"),
+    ("a woan is cooking in a kitchen", "a woman is cooking in a kitchen"),
+    ("a man explaning a game", "a man explaining a game"),
+    ("two diffrent cars", "two different cars"),
+    ("a coversation between two men", "a conversation between two men"),
+    ("a woman shows a receipe", "a woman shows a recipe"),
+])
+def test_default_corrects_clear_misspellings(default_step, caption, expected):
+    assert default_step(caption)[0] == expected
+
+
+def test_a_token_with_no_clear_correction_is_flagged_not_changed(default_step):
+    text, corrections, flagged = default_step("a man plays the qwzxv game")
+    assert text == "a man plays the qwzxv game" and corrections == []
+    assert flagged == [{"position": 4, "token": "qwzxv", "reason": "no close word in the corpus", "candidate": None}]
+
+
+def test_floors_on_the_labelled_dev_set(statistics):
+    """Figures on tests/data/spelling_dev.tsv (420 train-split tokens labelled by hand). A regression fails here."""
+    rows = load_devset()
+    assert len(rows) >= 300
+    default = score(rows, speller_for("default", *statistics))
+    paper = score(rows, speller_for("paper", *statistics))
+    assert default["precision"] >= 0.93 and default["accuracy"] >= 0.86 and default["recall"] >= 0.6
+    assert default["precision"] > paper["precision"] + 0.3 and default["accuracy"] > paper["accuracy"]
