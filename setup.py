@@ -10,7 +10,7 @@ setup(
     package_data={
         "pipelines": ["profiles/*.yaml"],
         "schemas": ["suites/*.json"],
-        "dictionaries": ["*.txt", "*.dic", "*.aff", "*.md"],
+        "dictionaries": ["*.txt", "*.dic", "*.aff", "*.md", "msrvtt/*.dic", "msrvtt/*.txt", "msrvtt/*.md"],
         "dictionaries.paper": ["*.txt", "*.md"],
     },
     # Ranges, not pins: a worker image brings its own Beam; `make install` pins via requirements.txt.

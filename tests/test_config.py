@@ -68,4 +68,5 @@ def test_the_setup_file_ships_profiles_and_word_lists(tmp_path):
     names = {name.split("/", 1)[1] for name in tarfile.open(archive).getnames() if "/" in name}
     assert {"pipelines/profiles/paper.yaml", "pipelines/profiles/default.yaml",
             "dictionaries/paper/custom_words.txt", "dictionaries/paper/splits.txt",
+            "dictionaries/msrvtt/vocabulary.dic", "dictionaries/msrvtt/british_to_american.txt",
             "transforms/spelling.py", "schemas/validation.py"} <= names
