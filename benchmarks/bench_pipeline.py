@@ -42,6 +42,7 @@ def time_steps(input_path, profile):
     from transforms.read import assemble_video, find_annotation_files, load_annotations, split_into_video_parts
     from transforms.runon import add_moments, length_moments, truncate_long_captions, word_limit
     from transforms.spelling import CorrectSpellingFn
+    from pipelines.vocab import corpus_statistics
 
     config = load_config(profile)
     seconds = {}
@@ -60,9 +61,14 @@ def time_steps(input_path, profile):
         seconds[step] = time.perf_counter() - start
 
     timed("normalize", lambda b: rewrite_captions(b, "normalize", normalize_caption))
+    start = time.perf_counter()
     speller = CorrectSpellingFn(config.spelling)
     speller.setup()
-    timed("spelling", lambda b: next(iter(speller.process(b))))
+    side_inputs = {}
+    if config.spelling.suggestion == "ranked":  # the corpus statistics are part of the step's cost
+        side_inputs = dict(zip(("token_stats", "phrases"), corpus_statistics(batches)))
+    batches = [next(iter(speller.process(b, **side_inputs))) for b in batches]
+    seconds["spelling"] = time.perf_counter() - start
     timed("dedup", lambda b: remove_near_duplicates(b, config.dedup.edit_threshold,
                                                      config.dedup.similarity_threshold))
     start = time.perf_counter()
