@@ -55,3 +55,15 @@ def test_floors_on_the_labelled_dev_set(statistics):
     paper = score(rows, speller_for("paper", *statistics))
     assert default["precision"] >= 0.93 and default["accuracy"] >= 0.86 and default["recall"] >= 0.6
     assert default["precision"] > paper["precision"] + 0.3 and default["accuracy"] > paper["accuracy"]
+
+
+def test_every_mapping_target_is_a_word_the_default_profile_accepts():
+    """Otherwise the ranked rule could turn a mapped word back into the misspelling it replaced."""
+    from transforms.spelling import open_hunspell, read_mapping
+
+    spelling = load_config("default").spelling
+    checker = open_hunspell(spelling.hunspell_dictionary, (), spelling.vocabulary)
+    for mapping in (spelling.british_to_american, spelling.splits):
+        for target in read_mapping(mapping).values():
+            for word in target.split():
+                assert checker.spell(word) or checker.spell(word.capitalize()), (mapping, target)
