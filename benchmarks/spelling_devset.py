@@ -29,14 +29,13 @@ def corpus_statistics(input_path):
 def speller_for(profile: str, stats, phrases):
     """The profile's spelling step as a function (row of the dev set) -> what its token became, in its caption."""
     from pipelines.config import load_config
-    from transforms.spelling import CorrectSpellingFn, correct_caption
+    from transforms.spelling import Speller, WordLists
 
-    step = CorrectSpellingFn(load_config(profile).spelling)
-    step.setup()
-    speller = step._speller_for(stats, phrases)
+    config = load_config(profile).spelling
+    speller = Speller(config, WordLists.read(config), stats, phrases)
 
     def corrected(row):
-        _, corrections, _ = correct_caption(row["caption"], step._british, step._splits, speller.decide)
+        _, corrections, _ = speller.correct(row["caption"])
         pieces = [row["token"]]
         for correction in (c for c in corrections if c["position"] == int(row["position"])):
             at = pieces.index(correction["original"])

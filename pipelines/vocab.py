@@ -13,7 +13,7 @@ from transforms.batch import rewrite_captions
 from transforms.corpus import TokenStatsFn, add_counters, phrases_joining_into
 from transforms.normalize import normalize_caption
 from transforms.read import assemble_video, find_annotation_files, load_annotations, split_into_video_parts
-from transforms.spelling import RankedCorrection, open_hunspell, read_word_list
+from transforms.spelling import RankedCorrection, Speller, WordLists
 
 EXAMPLES = 3
 COLUMNS = ("token", "count", "videos", "decision", "rule", "replacement", "candidate", "score", "reason", "examples")
@@ -39,10 +39,7 @@ def corpus_statistics(batches) -> tuple:
 
 
 def ranked_speller(config, stats, phrases) -> RankedCorrection:
-    spelling = config.spelling
-    custom_words = read_word_list(spelling.custom_words) if spelling.custom_words else ()
-    checker = open_hunspell(spelling.hunspell_dictionary, custom_words, spelling.vocabulary)
-    return RankedCorrection(checker, spelling, stats, phrases)
+    return Speller(config.spelling, WordLists.read(config.spelling), stats, phrases).rule
 
 
 def vocabulary_rows(batches, speller, stats) -> list:

@@ -3,7 +3,7 @@ import pytest
 
 from benchmarks.spelling_devset import corpus_statistics, load_devset, score, speller_for
 from pipelines.config import load_config
-from transforms.spelling import CorrectSpellingFn, correct_caption
+from transforms.spelling import Speller, WordLists
 
 pytestmark = pytest.mark.integration
 
@@ -15,10 +15,8 @@ def statistics(msrvtt_dir):
 
 @pytest.fixture(scope="module")
 def default_step(statistics):
-    step = CorrectSpellingFn(load_config("default").spelling)
-    step.setup()
-    speller = step._speller_for(*statistics)
-    return lambda caption: correct_caption(caption, step._british, step._splits, speller.decide)
+    config = load_config("default").spelling
+    return Speller(config, WordLists.read(config), *statistics).correct
 
 
 @pytest.mark.parametrize("word", ["chris", "paris", "korea", "latin", "kong", "conan", "hitler", "youtube",

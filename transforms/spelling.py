@@ -302,38 +302,60 @@ class RankedCorrection:
         return splits
 
 
+@dataclass(frozen=True)
+class WordLists:
+    """The profile's word lists: small, so read once where the pipeline is built and shipped with it."""
+    custom_words: tuple
+    british: dict
+    splits: dict
+
+    @classmethod
+    def read(cls, config) -> "WordLists":
+        return cls(read_word_list(config.custom_words) if config.custom_words else (),
+                   read_mapping(config.british_to_american), read_mapping(config.splits))
+
+
+class Speller:
+    """Step II ready to run: Hunspell with the vocabulary, the mappings and the profile's rule.
+
+    `token_stats` and `phrases` are the corpus statistics the ranked rule reads.
+    """
+
+    def __init__(self, config, word_lists: WordLists, token_stats=None, phrases=None):
+        checker = open_hunspell(config.hunspell_dictionary, word_lists.custom_words, config.vocabulary)
+        self._word_lists = word_lists
+        if config.suggestion == "ranked":
+            self.rule = RankedCorrection(checker, config, token_stats, phrases)
+        else:
+            self.rule = FirstSuggestion(checker, config.suggestion)
+
+    def correct(self, text: str) -> tuple:
+        """(corrected caption, correction rows, flagged rows), rows without sen_id."""
+        return correct_caption(text, self._word_lists.british, self._word_lists.splits, self.rule.decide)
+
+
 class CorrectSpellingFn(beam.DoFn):
     def __init__(self, config):
         self._config = config
-        # Word lists are small: read them once here so workers need only the Hunspell dictionary.
-        self._custom_words = read_word_list(config.custom_words) if config.custom_words else ()
-        self._british = read_mapping(config.british_to_american)
-        self._splits = read_mapping(config.splits)
+        # Read here, so that a missing list stops the run before any worker starts.
+        self._word_lists = WordLists.read(config)
 
     def setup(self):
-        self._checker = open_hunspell(self._config.hunspell_dictionary, self._custom_words, self._config.vocabulary)
-        self._speller = None
+        self._speller = None  # built on the first video: the ranked rule needs the side inputs
 
     def process(self, batch, token_stats=None, phrases=None):
-        speller = self._speller_for(token_stats, phrases)
+        if self._speller is None:
+            self._speller = Speller(self._config, self._word_lists, token_stats, phrases)
         corrections, flagged = [], []
 
         def correct(caption):
-            new_text, rows, flags = correct_caption(caption.text, self._british, self._splits, speller.decide)
+            new_text, rows, flags = self._speller.correct(caption.text)
             corrections.extend({"sen_id": caption.sen_id, **row} for row in rows)
             flagged.extend({"sen_id": caption.sen_id, **row} for row in flags)
             return new_text, ",".join(sorted({row["rule"] for row in rows})) or "lowercase"
 
         corrected = rewrite_captions(batch, STEP, correct, pass_caption=True)
         yield replace(corrected, corrections=batch.corrections + corrections, flagged=batch.flagged + flagged)
-
-    def _speller_for(self, token_stats, phrases):
-        if self._speller is None:
-            if self._config.suggestion == "ranked":
-                self._speller = RankedCorrection(self._checker, self._config, token_stats, phrases)
-            else:
-                self._speller = FirstSuggestion(self._checker, self._config.suggestion)
-        return self._speller
 
 
 class CorrectSpelling(beam.PTransform):

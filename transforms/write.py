@@ -46,9 +46,10 @@ def sort_key(table: str):
     """The row order of each table: by sen_id, then the order the steps ran in."""
     if table == "captions":
         return lambda row: row["sen_id"]
-    if table in ("corrections", "flagged"):
-        return lambda row: (row["sen_id"], row["position"], row.get("original") or row.get("token"),
-                            row.get("replacement") or "")
+    if table == "corrections":
+        return lambda row: (row["sen_id"], row["position"], row["original"], row["replacement"])
+    if table == "flagged":
+        return lambda row: (row["sen_id"], row["position"], row["token"])
     return lambda row: (row["sen_id"] is None, row["sen_id"] or 0, _STEP_RANK.get(row["step"], 99),
                         row.get("video_id") or "", row.get("reason") or row.get("rule") or "")
 
