@@ -83,6 +83,8 @@ def add_input_arguments(command, output_help):
                           "(relative paths are under dictionaries/)")
     spelling.add_argument("--british-to-american", metavar="FILE", help="'from -> to' mapping applied per token first")
     spelling.add_argument("--splits-mapping", metavar="FILE", help="'from -> to' mapping of run-together words")
+    spelling.add_argument("--misspellings", metavar="FILE", help="'from -> to' mapping of reviewed misspellings "
+                          "(default profile: msrvtt/misspellings.txt)")
     spelling.add_argument("--suggestion", choices=["first", "first_plain", "ranked"],
                           help="how a rejected token is replaced: 'first' Hunspell suggestion as published, "
                                "'first_plain' the first without punctuation or accents, 'ranked' capclean's "
@@ -114,7 +116,7 @@ def config_from_arguments(args):
     config = override(config, "", steps=_comma_list(args.steps))
     config = override(config, "spelling", hunspell_dictionary=flag("hunspell_dictionary"),
                       custom_words=flag("custom_words"), british_to_american=flag("british_to_american"),
-                      splits=flag("splits_mapping"), suggestion=flag("suggestion"),
+                      splits=flag("splits_mapping"), misspellings=flag("misspellings"), suggestion=flag("suggestion"),
                       vocabulary=_comma_list(flag("vocabulary")))
     config = override(config, "dedup", edit_threshold=flag("edit_threshold"),
                       similarity_threshold=flag("similarity_threshold"))

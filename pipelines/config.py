@@ -27,6 +27,8 @@ class SpellingConfig:
     custom_words: str = "paper/custom_words.txt"
     british_to_american: str = "paper/british_to_american.txt"
     splits: str = "paper/splits.txt"
+    # Curated `typo -> word` corrections of frequent misspellings the ranked rule cannot settle alone ("" = none).
+    misspellings: str = ""
     # Extra vocabularies in Hunspell's .dic format (relative to `dictionaries/`),
     # added whole so that Hunspell itself accepts their words and affixed forms.
     vocabulary: tuple = ()
@@ -38,6 +40,9 @@ class SpellingConfig:
     case_variants: bool = True  # a lowercase token Hunspell knows capitalised or in capitals is right
     max_edit_distance: int = 2  # candidates within this distance (1 for tokens of 4 letters or fewer)
     min_candidate_count: int = 5  # a candidate word must be written this often in the corpus
+    name_candidates: bool = True  # names Hunspell knows capitalised are candidates too ("portugese" -> "portuguese")
+    min_name_count: int = 20  # ...when the corpus writes them this often
+    slip_weight: float = 5.0  # a candidate one slip of the hand away (two letters swapped, a doubled letter) counts this many times
     count_ratio: float = 5.0  # ...and this many times more often than the token (at distance 1)
     far_count_ratio: float = 20.0  # ...or this many times, for a candidate at distance 2
     split_ratio: float = 5.0  # a two-word split must be written apart this many times more often than together
@@ -45,6 +50,13 @@ class SpellingConfig:
     min_phrase_count: int = 3  # a split must be written apart this often in the corpus (and count_ratio / 4 times the token)
     hunspell_candidates: bool = False  # with no close corpus word, try Hunspell's suggestions (dev set: precision 0.94 -> 0.84)
     domain_min_videos: int = 10  # a token with no clear correction written in this many videos is kept unflagged
+    context: bool = True  # when the corpus alone cannot choose, the two neighbouring words may
+    context_min_count: int = 3  # the corpus writes the candidate between them at least this often
+    context_margin: float = 5.0  # ...and this many times more often than the next candidate or the token
+    context_short_length: int = 4  # a correction of a token this short must be written next to one of its neighbours
+    context_max_distance: int = 1  # the context chooses only among candidates this close
+    acronym_slip_max_count: int = 3  # a three-letter token known only in capitals ("amd"), this rare, may be a slip
+    three_letter_candidate_min_count: int = 1000  # a three-letter token's candidates must be this common ("and")
 
 
 @dataclass(frozen=True)

@@ -353,6 +353,9 @@ def length_histogram(series, limits: dict) -> str:
     return embed_figure(fig, "Histogram of words per caption before and after cleaning")
 
 
+FLAGGED_ROW = "flagged, unchanged"
+
+
 def corrections_section(runs: list[Run]) -> str:
     rules = sorted({rule for run in runs for rule in (step_figures(run, "spelling") or {}).get("tokens_changed_by_rule", {})})
 
@@ -360,12 +363,19 @@ def corrections_section(runs: list[Run]) -> str:
         figures = step_figures(run, "spelling")
         if figures is None:
             return None
-        return figures.get("tokens_changed") if rule == "total" else figures.get("tokens_changed_by_rule", {}).get(rule)
+        if rule == "total":
+            return figures.get("tokens_changed")
+        if rule == FLAGGED_ROW:
+            return figures.get("tokens_flagged")
+        return figures.get("tokens_changed_by_rule", {}).get(rule)
 
-    by_rule = comparison_table("rule", rules + ["total"], [("tokens", "tokens changed")], runs, value) if rules else ""
-    text = ("<p class='note'>The tokens the spelling step changed (<code>corrections/</code>), the most frequent "
-            f"{TOP_CORRECTIONS} of each rule: <i>british</i> and <i>split</i> are the word lists, <i>suggestion</i> "
-            "is Hunspell's.</p>")
+    rows = rules + ["total", FLAGGED_ROW]
+    by_rule = comparison_table("rule", rows, [("tokens", "tokens")], runs, value) if rules else ""
+    text = ("<p class='note'>The tokens the spelling step changed (<code>corrections/</code>), by rule, and those it "
+            "left as written but flagged for review (<code>flagged/</code>); then the most frequent "
+            f"{TOP_CORRECTIONS} changes of each rule. <i>british</i>, <i>split</i> and <i>vocabulary</i> are word "
+            "lists, <i>suggestion</i> is Hunspell's first suggestion (paper), <i>ranked</i> and <i>context</i> are "
+            "the default profile's corpus-ranked correction (README).</p>")
     return section("Spelling corrections", by_rule + text + per_run(runs, top_corrections))
 
 

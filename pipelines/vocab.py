@@ -10,7 +10,7 @@ from collections import defaultdict
 
 from pipelines.config import load_config
 from transforms.batch import rewrite_captions
-from transforms.corpus import TokenStatsFn, add_counters, phrases_joining_into
+from transforms.corpus import PhraseCountsFn, TokenStatsFn, video_phrases
 from transforms.normalize import normalize_caption
 from transforms.read import assemble_video, find_annotation_files, load_annotations, split_into_video_parts
 from transforms.spelling import RankedCorrection, Speller, WordLists
@@ -31,11 +31,14 @@ def normalized_batches(input_path: str) -> list:
 
 def corpus_statistics(batches) -> tuple:
     """(token stats, phrase counts), as the pipeline's CorpusStatistics computes them."""
-    combine = TokenStatsFn()
-    stats = combine.create_accumulator()
-    for batch in batches:
-        stats = combine.add_input(stats, batch)
-    return stats, add_counters(phrases_joining_into(batch, stats) for batch in batches)
+    return _combine(TokenStatsFn(), batches), _combine(PhraseCountsFn(), map(video_phrases, batches))
+
+
+def _combine(combine_fn, elements):
+    accumulator = combine_fn.create_accumulator()
+    for element in elements:
+        accumulator = combine_fn.add_input(accumulator, element)
+    return combine_fn.extract_output(accumulator)
 
 
 def ranked_speller(config, stats, phrases) -> RankedCorrection:

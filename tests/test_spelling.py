@@ -14,14 +14,15 @@ from transforms.spelling import (
 
 BRITISH = {"colour": "color", "vedio": "video"}
 SPLITS = {"videogame": "video game", "doesn t": "does not", "eachother": "each other"}
+MAPPINGS = (("british", BRITISH), ("split", SPLITS))
 
 
 def fake_hunspell(replacements):
-    return lambda piece, previous: Decision(replacements.get(piece), "suggestion")
+    return lambda piece, previous, following: Decision(replacements.get(piece), "suggestion")
 
 
 def test_mappings_apply_per_token_then_hunspell_on_every_piece():
-    text, rows, flagged = correct_caption("a colour videogame vedio", BRITISH, SPLITS,
+    text, rows, flagged = correct_caption("a colour videogame vedio", MAPPINGS,
                                           fake_hunspell({"game": "gamer"}))
     assert text == "a color video gamer video" and flagged == []
     assert rows == [
@@ -33,13 +34,13 @@ def test_mappings_apply_per_token_then_hunspell_on_every_piece():
 
 
 def test_a_key_with_a_space_never_applies_because_lookup_is_per_token():
-    text, rows, _ = correct_caption("he doesn t know", BRITISH, SPLITS, fake_hunspell({}))
+    text, rows, _ = correct_caption("he doesn t know", MAPPINGS, fake_hunspell({}))
     assert text == "he doesn t know" and rows == []
 
 
 def test_a_suggestion_equal_to_the_token_is_no_change_and_the_caption_is_lowercased():
     # Hunspell suggests "John" for "john"; lowercased back, it is not a change.
-    text, rows, _ = correct_caption("john runs", {}, {}, fake_hunspell({"john": "john"}))
+    text, rows, _ = correct_caption("john runs", (), fake_hunspell({"john": "john"}))
     assert text == "john runs" and rows == []
 
 
@@ -102,3 +103,98 @@ def test_decisions_are_cached_per_distinct_token(paper_speller):
         paper_speller.decide("vidio")
     info = paper_speller._decide_cached.cache_info()
     assert (info.misses, info.hits) == (1, 2)
+
+
+# The ranked rule on hand-made corpus statistics, with a stand-in for Hunspell.
+class FakeHunspell:
+    def __init__(self, words):
+        self._words = set(words)
+
+    def spell(self, word):
+        return word in self._words
+
+
+LOWERCASE = {"and", "the", "plotting", "plating", "cook", "cock", "style", "sale", "hair", "is", "horn", "shown",
+             "gloves", "four", "good", "very", "care", "bear", "career", "a", "on"}
+NAMES_AND_ACRONYMS = {"Obama", "AMD", "ECG", "Portuguese"}
+
+
+def ranked_rule(stats, phrases=None, **options):
+    from pipelines.config import SpellingConfig
+    from transforms.spelling import RankedCorrection
+
+    config = SpellingConfig(suggestion="ranked", min_name_count=20, **options)
+    checker = FakeHunspell(LOWERCASE | NAMES_AND_ACRONYMS)
+    return RankedCorrection(checker, config, stats, phrases or {})
+
+
+def test_is_slip_is_a_swap_or_a_doubled_letter_only():
+    from transforms.spelling import is_slip
+
+    assert is_slip("amatuer", "amateur") and is_slip("ploting", "plotting") and is_slip("coock", "cock")
+    assert not is_slip("ploting", "plating") and not is_slip("grop", "grip") and not is_slip("coock", "cook")
+    assert not is_slip("vedios", "videos")  # two edits
+
+
+def test_a_slip_outweighs_a_more_common_substitution_but_not_a_much_more_common_one():
+    rule = ranked_rule({"ploting": (1, 1), "plotting": (5, 2), "plating": (13, 4),
+                        "coock": (3, 3), "cock": (6, 2), "cook": (2000, 900)})
+    # 5 x 5 against 13: first, but not clearly enough to change the token without its context.
+    assert rule.decide("ploting").candidate == "plotting" and rule.decide("ploting").replacement is None
+    assert rule.decide("coock").replacement == "cook"  # 6 x 5 against 2000
+
+
+def test_names_the_dictionary_knows_capitalised_are_candidates_when_common():
+    rule = ranked_rule({"obamma": (2, 2), "obama": (289, 36), "portugese": (1, 1), "portuguese": (9, 5)})
+    assert (rule.decide("obamma").replacement, rule.decide("obamma").rule) == ("obama", "ranked")
+    assert rule.decide("portugese").replacement is None  # "portuguese" is written fewer than 20 times
+
+
+def test_the_context_chooses_when_the_corpus_alone_cannot():
+    stats = {"stle": (1, 1), "style": (280, 200), "sale": (61, 40), "hair": (900, 500)}
+    rule = ranked_rule(stats, {"hair style": 40, "hair sale": 0, "for sale": 30})
+    assert rule.decide("stle").flag.startswith("no clear best candidate")
+    decision = rule.decide("stle", "hair", "")
+    assert (decision.replacement, decision.rule) == ("style", "context")
+    assert rule.decide("stle", "the", "").replacement is None  # nothing written around "the"
+
+
+def test_a_short_token_is_corrected_only_where_the_corpus_writes_the_candidate():
+    stats = {"hown": (3, 3), "horn": (19, 10), "is": (9000, 5000)}
+    rule = ranked_rule(stats, {"a horn": 5})
+    assert rule.decide("hown", "a", "").replacement == "horn"
+    decision = rule.decide("hown", "is", "")
+    assert decision.replacement is None and decision.candidate == "horn" and decision.flag
+
+
+def test_a_rare_three_letter_acronym_may_be_a_slip_of_a_very_common_word():
+    stats = {"amd": (3, 3), "and": (42000, 8000), "ecg": (1, 1), "egg": (351, 87), "gloves": (50, 20), "four": (800, 500)}
+    rule = ranked_rule(stats, {"gloves and": 4, "and four": 12})
+    assert rule.decide("amd", "gloves", "four").replacement == "and"
+    assert rule.decide("amd", "the", "chip").replacement is None and rule.decide("amd", "the", "chip").rule == "case"
+    assert rule.decide("ecg", "an", "test").replacement is None  # "egg" is not common enough to override an acronym
+
+
+def test_two_known_words_run_together_are_not_corrected_to_a_word_two_edits_away():
+    rule = ranked_rule({"carebear": (2, 2), "career": (58, 40), "care": (300, 200), "bear": (400, 150)})
+    decision = rule.decide("carebear")
+    assert decision.replacement is None and decision.flag == "two known words run together"
+
+
+def test_curated_misspellings_apply_after_the_published_mappings():
+    text, rows, _ = correct_caption("a dalmation runs", (("british", {}), ("split", {}),
+                                                         ("vocabulary", {"dalmation": "dalmatian"})),
+                                    fake_hunspell({}))
+    assert text == "a dalmatian runs" and rows[0]["rule"] == "vocabulary"
+
+
+def test_decide_sees_the_word_before_as_corrected_and_the_word_after_as_written():
+    seen = []
+
+    def decide(piece, previous, following):
+        seen.append((piece, previous, following))
+        return Decision({"colour": "color"}.get(piece), "suggestion")
+
+    correct_caption("red colour videogame", (("split", {"videogame": "video game"}),), decide)
+    assert seen == [("red", "", "colour"), ("colour", "red", "videogame"), ("video", "color", "game"),
+                    ("game", "video", "")]

@@ -35,26 +35,42 @@ class TokenStatsFn(beam.CombineFn):
         return stats
 
 
-def phrases_joining_into(batch, joined_tokens) -> Counter:
-    """Two-word phrases of this video's captions whose words written together make one of `joined_tokens`.
+# A two-word phrase written once is no evidence of anything; dropping those
+# keeps the side input about a third of all distinct phrases.
+MIN_PHRASE_COUNT = 2
 
-    "each other" counts for "eachother": the corpus attests a split only when
-    annotators also wrote the two words apart.
-    """
+
+def video_phrases(batch) -> Counter:
+    """Two-word phrases ("each other", "is shown") of one video's captions, as 'left right' -> count."""
     phrases = Counter()
     for caption in batch.captions:
         words = caption.text.split()
-        for left, right in zip(words, words[1:]):
-            if left + right in joined_tokens:
-                phrases[f"{left} {right}"] += 1
+        phrases.update(f"{left} {right}" for left, right in zip(words, words[1:]))
     return phrases
 
 
-def add_counters(counters) -> Counter:
-    total = Counter()
-    for counter in counters:
-        total.update(counter)
-    return total
+class PhraseCountsFn(beam.CombineFn):
+    """VideoBatch phrase counters -> {phrase: count} of the phrases written at least MIN_PHRASE_COUNT times.
+
+    They tell the spelling step which split of a run-together token annotators
+    write apart, and which candidate annotators write between two words.
+    """
+
+    def create_accumulator(self):
+        return Counter()
+
+    def add_input(self, total, phrases):
+        total.update(phrases)
+        return total
+
+    def merge_accumulators(self, accumulators):
+        merged = Counter()
+        for phrases in accumulators:
+            merged.update(phrases)
+        return merged
+
+    def extract_output(self, total):
+        return {phrase: count for phrase, count in total.items() if count >= MIN_PHRASE_COUNT}
 
 
 class CorpusStatistics(beam.PTransform):
@@ -64,8 +80,7 @@ class CorpusStatistics(beam.PTransform):
         token_stats = batches | "TokenStats" >> beam.CombineGlobally(TokenStatsFn())
         phrases = (
             batches
-            | "PhrasesJoiningIntoTokens" >> beam.Map(
-                lambda batch, stats: phrases_joining_into(batch, stats), beam.pvalue.AsSingleton(token_stats))
-            | "AddPhrases" >> beam.CombineGlobally(add_counters)
+            | "VideoPhrases" >> beam.Map(video_phrases)
+            | "PhraseCounts" >> beam.CombineGlobally(PhraseCountsFn())
         )
         return token_stats, phrases

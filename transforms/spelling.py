@@ -70,25 +70,33 @@ class Decision:
     score: Optional[float] = None  # confidence of a ranked decision
     flag: Optional[str] = None  # why a token that stays is flagged for review
     candidate: Optional[str] = None  # the best candidate of a flagged token
+    # Candidates (word, distance, weight) of a token the context-free rule could not decide; the context may.
+    candidates: tuple = ()
 
 
 KEEP = Decision()
 
 
-def correct_caption(text: str, british: dict, splits: dict, decide: Callable) -> tuple:
+def correct_caption(text: str, mappings: tuple, decide: Callable) -> tuple:
     """The corrected caption, its correction rows and its flagged rows (all without sen_id).
 
-    `decide(piece, previous)` returns the Decision for one piece, given the word
-    before it. Lookups are one token at a time, as published, so mapping keys
-    holding a space never apply.
-    Positions are token indexes in the caption this step received.
+    `mappings` are (rule, {from: to}) pairs applied in turn to each token's
+    pieces; then `decide(piece, previous, following)` returns the Decision for
+    every piece, given the word before it (as corrected) and the word after it
+    (as written). Lookups are one token at a time, as published, so mapping
+    keys holding a space never apply. Positions are token indexes in the
+    caption this step received.
     """
+    tokens = text.split()
     words, corrections, flagged = [], [], []
-    for position, token in enumerate(text.split()):
-        pieces = _map_pieces([token], british, "british", position, corrections)
-        pieces = _map_pieces(pieces, splits, "split", position, corrections)
-        for piece in pieces:
-            decision = decide(piece, words[-1] if words else "")
+    for position, token in enumerate(tokens):
+        pieces = [token]
+        for rule, mapping in mappings:
+            pieces = _map_pieces(pieces, mapping, rule, position, corrections)
+        after_token = tokens[position + 1] if position + 1 < len(tokens) else ""
+        for index, piece in enumerate(pieces):
+            following = pieces[index + 1] if index + 1 < len(pieces) else after_token
+            decision = decide(piece, words[-1] if words else "", following)
             if decision.replacement is not None and decision.replacement != piece:
                 corrections.append(_correction(position, piece, decision.replacement, decision.rule, decision.score))
                 piece = decision.replacement
@@ -148,7 +156,7 @@ class FirstSuggestion:
         self._rule = suggestion_rule
         self._decide_cached = lru_cache(maxsize=500_000)(self._decide)
 
-    def decide(self, piece: str, previous: str = "") -> Decision:
+    def decide(self, piece: str, previous: str = "", following: str = "") -> Decision:
         return self._decide_cached(piece)  # the published rule ignores context
 
     def _decide(self, piece: str) -> Decision:
@@ -165,29 +173,51 @@ class RankedCorrection:
     """capclean's rule: accept what the dictionary knows in any case, keep domain words,
     correct only to a clearly best candidate the corpus attests, and flag the rest.
 
-    Candidates are the words of the corpus that Hunspell accepts, within a small
-    edit distance (optimal string alignment: a transposition costs one), and
-    the two-word split the corpus writes apart. They are ranked by distance,
-    then by how often the corpus writes them.
+    Candidates are the words of the corpus that Hunspell accepts (and, as an
+    option, the names it knows capitalised), within a small edit distance, and
+    the two-word split the corpus writes apart. They are ranked by edit
+    distance, then by their weight: how often the corpus writes them, times
+    `slip_weight` for a slip of the hand (a noisy channel in which such typos
+    are likelier than other edits). When that leaves no clear winner, the words
+    around the token decide, if the corpus writes one candidate there clearly
+    more often.
     """
 
     def __init__(self, checker, config, token_stats: dict, phrases: dict):
         self._hunspell = checker
         self._config = config
         self._stats = token_stats
-        self._phrases = phrases
+        self._phrases = phrases  # two-word phrases of the corpus and their counts
         self._known_by_length = self._known_words()
         self._decide_cached = lru_cache(maxsize=500_000)(self._decide)
+        self._decide_in_context_cached = lru_cache(maxsize=500_000)(self._decide_in_context)
 
-    def decide(self, piece: str, previous: str = "") -> Decision:
+    def decide(self, piece: str, previous: str = "", following: str = "") -> Decision:
         # After a name ("russell crowe", "jim carrey") an unknown word is most likely a surname.
-        return self._decide_cached(piece, self._is_name(previous))
+        decision = self._decide_cached(piece, self._is_name(previous))
+        if not self._config.context:
+            return decision
+        if decision.candidates:
+            return self._decide_in_context_cached(piece, previous, following, decision)
+        # A short token has many neighbours one edit away ("hown": horn, shown, gown): the
+        # corpus must write the chosen one next to a word of this caption.
+        if decision.rule == "ranked" and len(piece) <= self._config.context_short_length \
+                and not self._support(decision.replacement, previous, following):
+            return Decision(None, "flagged", flag="short token: the candidate is never written in this context",
+                            candidate=decision.replacement)
+        return decision
+
+    def _support(self, word: str, previous: str, following: str) -> int:
+        """How often the corpus writes `word` after `previous` or before `following`."""
+        return self._phrases.get(f"{previous} {word}", 0) + self._phrases.get(f"{word} {following}", 0)
 
     def _known_words(self) -> dict:
-        """Corpus words Hunspell accepts and annotators write often enough to be trusted, by length."""
+        """Corpus words annotators write often enough to be trusted, that Hunspell accepts (or knows as names), by length."""
         by_length = {}
         for word, (count, _) in self._stats.items():
-            if count >= self._config.min_candidate_count and word.isalpha() and self._accepts(word):
+            if count >= self._config.min_candidate_count and word.isalpha() and (
+                    self._accepts(word) or (self._config.name_candidates and count >= self._config.min_name_count
+                                            and self._accepts(word.capitalize()))):
                 by_length.setdefault(len(word), []).append(word)
         return {length: sorted(words) for length, words in by_length.items()}
 
@@ -200,6 +230,9 @@ class RankedCorrection:
     def _accepts_in_some_case(self, word: str) -> bool:
         return self._accepts(word.capitalize()) or self._accepts(word.upper())
 
+    def _accepts_in_any_case(self, word: str) -> bool:
+        return self._accepts(word) or self._accepts_in_some_case(word)
+
     @lru_cache(maxsize=100_000)
     def _is_name(self, word: str) -> bool:
         """A word Hunspell knows only capitalised: a proper name."""
@@ -209,62 +242,93 @@ class RankedCorrection:
         if self._accepts(piece):
             return KEEP
         if self._config.case_variants and self._accepts_in_some_case(piece):
-            return Decision(None, "case")
+            return self._case_or_slip(piece)
         if not (piece.isalpha() and piece.isascii()):
             return Decision(None, "not_a_word")
         count, videos = self._stats.get(piece, (0, 0))
-        # Written apart by other annotators ("each other", "children s"): no letter changes.
-        splits = self._attested_splits(piece)
-        if splits:
-            phrase, _, phrase_count = max(splits, key=lambda c: (c[2], c[0]))
-            # "children s" is the dataset's own possessive; a compound ("waterslide") needs more evidence.
-            ratio = 1.0 if phrase.endswith(" s") else self._config.split_ratio
-            if phrase_count >= ratio * max(count, 1):
-                return Decision(phrase, "split", round(phrase_count / (phrase_count + count), 4))
+        split = self._attested_split(piece, count)
+        if split is not None:
+            return split
         if after_name:
-            return self._keep_or_flag(videos, "follows a name: probably a surname", None)
+            return self._keep_or_flag(videos, "follows a name: probably a surname")
         if piece.endswith("s") and self._accepts_in_any_case(piece[:-1]):
             return Decision(None, "plural")  # "volcanos", "lamborghinis": a known word, pluralised
-        candidates = self._close_words(piece)
+        candidates = self._close_words(piece, min_length=4)
         if not candidates:
-            return self._hunspell_candidate(piece, videos) or self._keep_or_flag(
-                videos, "no close word in the corpus", None)
-        candidates.sort(key=lambda c: (c[1], -c[2], c[0]))
-        best_word, best_distance, best_count = candidates[0]
-        ratio = self._config.count_ratio if best_distance == 1 else self._config.far_count_ratio
-        if best_count < ratio * max(count, 1):
-            return self._keep_or_flag(videos, "the best candidate is not much more common than the token", best_word)
-        rival = next((c for c in candidates[1:] if c[1] == best_distance), None)
-        if rival is not None and best_count < self._config.margin * rival[2]:
-            return self._keep_or_flag(videos, f"no clear best candidate ({best_word}, {rival[0]})", best_word)
-        score = best_count / (best_count + (rival[2] if rival else 0) + count)
-        return Decision(best_word, "ranked", round(score, 4))
+            # Too short for the corpus alone to choose ("aer", "amd"): only the context may.
+            short = self._three_letter_candidates(piece) if len(piece) == 3 else ()
+            return self._keep_or_flag(videos, "no close word in the corpus", candidates=short)
+        return self._rank(piece, count, videos, candidates)
 
-    def _accepts_in_any_case(self, word: str) -> bool:
-        return self._accepts(word) or self._accepts_in_some_case(word)
+    def _case_or_slip(self, piece: str) -> Decision:
+        """A lowercase token the dictionary knows capitalised or in capitals is right, except a rare
+        three-letter one known only as an acronym ("amd" in "gloves amd four bottles"): its context may correct it."""
+        count, _ = self._stats.get(piece, (0, 0))
+        if len(piece) == 3 and count <= self._config.acronym_slip_max_count and not self._accepts(piece.capitalize()):
+            return Decision(None, "case", candidates=self._three_letter_candidates(piece))
+        return Decision(None, "case")
 
-    def _hunspell_candidate(self, piece: str, videos: int) -> Optional[Decision]:
-        """Hunspell's first suggestion of a typo's shape, for a token the corpus offers nothing close to.
+    def _three_letter_candidates(self, piece: str) -> tuple:
+        """Words one edit from a three-letter token that the corpus writes very often ("and", "the", "with").
 
-        Only here: a suggestion costs about 25 ms, and it cannot be ranked by the corpus.
+        Rarer ones are as likely an abbreviation the dictionary lacks ("ecg", "taj") as a typo.
         """
-        if not self._config.hunspell_candidates or videos >= self._config.domain_min_videos or len(piece) < 5:
+        return tuple(c for c in self._close_words(piece, min_length=3)
+                     if c[2] >= self._config.three_letter_candidate_min_count)
+
+    def _attested_split(self, piece: str, count: int) -> Optional[Decision]:
+        """Written apart by other annotators ("each other", "children s"): no letter changes."""
+        splits = self._attested_splits(piece)
+        if not splits:
             return None
-        max_distance = self._config.max_edit_distance if len(piece) > 6 else 1
-        for suggestion in self._hunspell.suggest(piece)[:3]:
-            word = suggestion.lower()
-            if word.isalpha() and word.isascii() and OSA.distance(piece, word) <= max_distance \
-                    and self._plausible_typo(piece, word, int(OSA.distance(piece, word))):
-                return Decision(word, "hunspell", 0.5)
+        phrase, phrase_count = max(splits, key=lambda split: (split[1], split[0]))
+        # "children s" is the dataset's own possessive; a compound ("waterslide") needs more evidence.
+        ratio = 1.0 if phrase.endswith(" s") else self._config.split_ratio
+        if phrase_count >= ratio * max(count, 1):
+            return Decision(phrase, "split", round(phrase_count / (phrase_count + count), 4))
         return None
 
-    def _keep_or_flag(self, videos, reason, candidate) -> Decision:
+    def _rank(self, piece: str, count: int, videos: int, candidates: list) -> Decision:
+        candidates.sort(key=lambda c: (c[1], -c[2], c[0]))
+        best_word, best_distance, best_weight = candidates[0]
+        undecided = dict(candidate=best_word, candidates=tuple(candidates))
+        if best_distance >= 2 and self._two_known_words(piece):
+            return self._keep_or_flag(videos, "two known words run together", **undecided)
+        ratio = self._config.count_ratio if best_distance == 1 else self._config.far_count_ratio
+        if best_weight < ratio * max(count, 1):
+            return self._keep_or_flag(videos, "the best candidate is not much more common than the token", **undecided)
+        rival = next((c for c in candidates[1:] if c[1] == best_distance), None)
+        if rival is not None and best_weight < self._config.margin * rival[2]:
+            return self._keep_or_flag(videos, f"no clear best candidate ({best_word}, {rival[0]})", **undecided)
+        score = best_weight / (best_weight + (rival[2] if rival else 0) + count)
+        return Decision(best_word, "ranked", round(score, 4))
+
+    def _decide_in_context(self, piece: str, previous: str, following: str, undecided: Decision) -> Decision:
+        """The candidate the corpus writes clearly most often between these two words, if there is one."""
+        # Only the cheapest edits compete, and only close ones: the context must not pull a
+        # token towards a frequent word further away ("lebron" -> "learn").
+        closest = min(distance for _, distance, _ in undecided.candidates)
+        ranked = sorted(((self._support(word, previous, following), count, word)
+                         for word, distance, count in undecided.candidates if distance == closest), reverse=True)
+        best_support, _, best_word = ranked[0]
+        against = max(ranked[1][0] if len(ranked) > 1 else 0, self._support(piece, previous, following))
+        if closest <= self._config.context_max_distance and best_support >= self._config.context_min_count \
+                and best_support >= self._config.context_margin * against:
+            return Decision(best_word, "context", round(best_support / (best_support + against), 4))
+        return undecided
+
+    def _two_known_words(self, piece: str) -> bool:
+        """'carebear': two words of four letters or more that Hunspell accepts, run together."""
+        return any(self._accepts(piece[:cut]) and self._accepts(piece[cut:]) for cut in range(4, len(piece) - 3))
+
+    def _keep_or_flag(self, videos, reason, candidate=None, candidates=()) -> Decision:
         if videos >= self._config.domain_min_videos:
             return Decision(None, "domain")  # written in many videos and not a near-miss of a common word
-        return Decision(None, "flagged", flag=reason, candidate=candidate)
+        return Decision(None, "flagged", flag=reason, candidate=candidate, candidates=candidates)
 
-    def _close_words(self, piece: str) -> list:
-        if len(piece) < 4:
+    def _close_words(self, piece: str, min_length: int) -> list:
+        """(word, distance, weight) of the trusted corpus words within the edit distance allowed for the token's length."""
+        if len(piece) < min_length:
             return []  # too short to tell a typo from an abbreviation or a name
         max_distance = self._config.max_edit_distance if len(piece) > 5 else 1
         found = []
@@ -275,7 +339,8 @@ class RankedCorrection:
             for word, distance, _ in extract(piece, words, scorer=OSA.distance, score_cutoff=max_distance,
                                              limit=None):
                 if self._plausible_typo(piece, word, int(distance)):
-                    found.append((word, int(distance), self._stats[word][0]))
+                    weight = self._stats[word][0] * (self._config.slip_weight if is_slip(piece, word) else 1)
+                    found.append((word, int(distance), weight))
         return found
 
     @staticmethod
@@ -290,7 +355,7 @@ class RankedCorrection:
         return True
 
     def _attested_splits(self, piece: str) -> list:
-        """'eachother' -> ('each other', 0, n) when both words are known (or the second is the
+        """'eachother' -> ('each other', n) when both words are known (or the second is the
         dataset's possessive "s") and the corpus writes them apart n times."""
         splits = []
         for cut in range(1, len(piece)):
@@ -298,8 +363,26 @@ class RankedCorrection:
             count = self._phrases.get(phrase, 0)
             if count >= self._config.min_phrase_count and all(
                     self._accepts_in_any_case(word) or word == "s" for word in phrase.split()):
-                splits.append((phrase, 0, count))
+                splits.append((phrase, count))
         return splits
+
+
+def is_slip(typo: str, word: str) -> bool:
+    """One edit that is a slip of the hand: two neighbouring letters swapped ("amatuer"),
+    or a doubled letter written once or a letter doubled ("ploting").
+
+    A neighbouring key struck ("grop" read as "grip") is not counted: on the dev
+    set that made more wrong changes than right ones.
+    """
+    if OSA.distance(typo, word) != 1:
+        return False
+    if len(typo) == len(word):
+        # At distance one, either one letter replaced (not a slip) or two neighbours swapped.
+        return sum(a != b for a, b in zip(typo, word)) == 2
+    shorter, longer = sorted((typo, word), key=len)
+    at = next((i for i, (a, b) in enumerate(zip(shorter, longer)) if a != b), len(shorter))
+    # The extra letter repeats its neighbour: a doubled letter dropped or added.
+    return longer[at] == longer[at - 1] if at > 0 else longer[0] == longer[1]
 
 
 @dataclass(frozen=True)
@@ -308,11 +391,18 @@ class WordLists:
     custom_words: tuple
     british: dict
     splits: dict
+    misspellings: dict  # curated corrections of the corpus's frequent misspellings
 
     @classmethod
     def read(cls, config) -> "WordLists":
         return cls(read_word_list(config.custom_words) if config.custom_words else (),
-                   read_mapping(config.british_to_american), read_mapping(config.splits))
+                   read_mapping(config.british_to_american), read_mapping(config.splits),
+                   read_mapping(config.misspellings) if config.misspellings else {})
+
+    @property
+    def mappings(self) -> tuple:
+        """(rule, mapping) in the order they apply: the published two, then the curated misspellings."""
+        return ("british", self.british), ("split", self.splits), ("vocabulary", self.misspellings)
 
 
 class Speller:
@@ -331,7 +421,7 @@ class Speller:
 
     def correct(self, text: str) -> tuple:
         """(corrected caption, correction rows, flagged rows), rows without sen_id."""
-        return correct_caption(text, self._word_lists.british, self._word_lists.splits, self.rule.decide)
+        return correct_caption(text, self._word_lists.mappings, self.rule.decide)
 
 
 class CorrectSpellingFn(beam.DoFn):
