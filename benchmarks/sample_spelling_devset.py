@@ -7,6 +7,11 @@ occurrences (seed 2022), with at most 3 occurrences of the same token, sorted
 by sen_id. The TSV it writes has empty label/intended/note columns, to be
 filled in by hand (see tests/data/spelling_dev.tsv).
 
+tests/data/spelling_dev.tsv holds two samples: 420 rows drawn with the
+defaults, then 200 more (`--seed 777 --size 200 --exclude-labelled`), drawn
+from sentences the first did not use and labelled before the rule was scored on
+them (note "second sample").
+
 Usage:
     .venv/bin/python benchmarks/sample_spelling_devset.py [--out PATH]
 """
@@ -73,16 +78,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="/tmp/spelling_dev_unlabelled.tsv",
                         help="where to write the unlabelled sample (label it into tests/data/spelling_dev.tsv)")
+    parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--size", type=int, default=SAMPLE_SIZE)
+    parser.add_argument("--exclude-labelled", action="store_true",
+                        help="skip the sentences tests/data/spelling_dev.tsv already labels")
     args = parser.parse_args()
 
     sentences = train_sentences()
     candidates = candidate_occurrences(sentences)
+    if args.exclude_labelled:
+        from benchmarks.spelling_devset import load_devset
+        labelled = {int(row["sen_id"]) for row in load_devset()}
+        candidates = [occurrence for occurrence in candidates if occurrence[0] not in labelled]
     distinct = len({occurrence[2] for occurrence in candidates})
     print(f"train sentences: {len(sentences)}")
     print(f"candidate occurrences: {len(candidates)}")
     print(f"distinct candidate tokens: {distinct}")
 
-    rows = sample(candidates)
+    rows = sample(candidates, args.size, args.seed)
     # Plain tab-separated lines, no quoting: normalised captions hold no tab or newline.
     with open(args.out, "w") as handle:
         handle.write("\t".join(COLUMNS) + "\n")

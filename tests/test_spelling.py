@@ -115,7 +115,8 @@ class FakeHunspell:
 
 
 LOWERCASE = {"and", "the", "plotting", "plating", "cook", "cock", "style", "sale", "hair", "is", "horn", "shown",
-             "gloves", "four", "good", "very", "care", "bear", "career", "a", "on"}
+             "gloves", "four", "good", "very", "care", "bear", "career", "a", "on", "puppet", "puppets", "swim",
+             "swimming", "play", "plaid", "shirt"}
 NAMES_AND_ACRONYMS = {"Obama", "AMD", "ECG", "Portuguese"}
 
 
@@ -159,12 +160,18 @@ def test_the_context_chooses_when_the_corpus_alone_cannot():
     assert rule.decide("stle", "the", "").replacement is None  # nothing written around "the"
 
 
-def test_a_short_token_is_corrected_only_where_the_corpus_writes_the_candidate():
-    stats = {"hown": (3, 3), "horn": (19, 10), "is": (9000, 5000)}
-    rule = ranked_rule(stats, {"a horn": 5})
+def test_a_short_token_is_corrected_only_where_its_context_chooses_the_candidate():
+    stats = {"hown": (3, 3), "horn": (19, 10), "is": (9000, 5000), "plad": (4, 3), "play": (2183, 1200),
+             "plaid": (76, 40)}
+    rule = ranked_rule(stats, {"a horn": 5, "a play": 40, "a plaid": 10})
     assert rule.decide("hown", "a", "").replacement == "horn"
     decision = rule.decide("hown", "is", "")
     assert decision.replacement is None and decision.candidate == "horn" and decision.flag
+    # The corpus alone would choose "play"; "a play" against "a plaid" is no clear choice.
+    decision = rule.decide("plad", "a", "shirt")
+    assert decision.replacement is None and decision.candidate == "play"
+    rule = ranked_rule(stats, {"a play": 5, "a plaid": 3, "plaid shirt": 30})
+    assert rule.decide("plad", "a", "shirt").replacement == "plaid"
 
 
 def test_a_rare_three_letter_acronym_may_be_a_slip_of_a_very_common_word():
@@ -198,3 +205,12 @@ def test_decide_sees_the_word_before_as_corrected_and_the_word_after_as_written(
     correct_caption("red colour videogame", (("split", {"videogame": "video game"}),), decide)
     assert seen == [("red", "", "colour"), ("colour", "red", "videogame"), ("video", "color", "game"),
                     ("game", "video", "")]
+
+
+def test_a_known_word_with_a_regular_ending_is_kept_unless_it_is_one_slip_from_a_word():
+    stats = {"puppeted": (1, 1), "puppets": (300, 90), "puppet": (200, 80),
+             "swiming": (13, 12), "swimming": (900, 400), "swim": (100, 50)}
+    rule = ranked_rule(stats, inflections=True)
+    assert rule.decide("puppeted").replacement is None and rule.decide("puppeted").rule == "inflected"
+    assert rule.decide("swiming").replacement == "swimming"  # "swim" is too short a stem, and it is a slip
+    assert ranked_rule(stats, inflections=False).decide("puppeted").replacement == "puppets"

@@ -195,15 +195,15 @@ class RankedCorrection:
     def decide(self, piece: str, previous: str = "", following: str = "") -> Decision:
         # After a name ("russell crowe", "jim carrey") an unknown word is most likely a surname.
         decision = self._decide_cached(piece, self._is_name(previous))
-        if not self._config.context:
+        if not (self._config.context and decision.candidates):
             return decision
-        if decision.candidates:
-            return self._decide_in_context_cached(piece, previous, following, decision)
-        # A short token has many neighbours one edit away ("hown": horn, shown, gown): the
-        # corpus must write the chosen one next to a word of this caption.
-        if decision.rule == "ranked" and len(piece) <= self._config.context_short_length \
-                and not self._support(decision.replacement, previous, following):
-            return Decision(None, "flagged", flag="short token: the candidate is never written in this context",
+        in_context = self._decide_in_context_cached(piece, previous, following, decision.candidates)
+        if in_context is not None:
+            return in_context
+        if decision.rule == "ranked":
+            # A short token has many neighbours one edit away ("plad": play, plaid, plan):
+            # the corpus alone does not choose for it, the context must.
+            return Decision(None, "flagged", flag="short token: its context does not choose a candidate",
                             candidate=decision.replacement)
         return decision
 
@@ -254,6 +254,8 @@ class RankedCorrection:
         if piece.endswith("s") and self._accepts_in_any_case(piece[:-1]):
             return Decision(None, "plural")  # "volcanos", "lamborghinis": a known word, pluralised
         candidates = self._close_words(piece, min_length=4)
+        if self._config.inflections and self._inflected(piece) and not any(is_slip(piece, w) for w, _, _ in candidates):
+            return Decision(None, "inflected")  # "puppeted": a known word, regularly inflected
         if not candidates:
             # Too short for the corpus alone to choose ("aer", "amd"): only the context may.
             short = self._three_letter_candidates(piece) if len(piece) == 3 else ()
@@ -301,21 +303,28 @@ class RankedCorrection:
         if rival is not None and best_weight < self._config.margin * rival[2]:
             return self._keep_or_flag(videos, f"no clear best candidate ({best_word}, {rival[0]})", **undecided)
         score = best_weight / (best_weight + (rival[2] if rival else 0) + count)
-        return Decision(best_word, "ranked", round(score, 4))
+        context_decides = tuple(candidates) if len(piece) <= self._config.context_short_length else ()
+        return Decision(best_word, "ranked", round(score, 4), candidates=context_decides)
 
-    def _decide_in_context(self, piece: str, previous: str, following: str, undecided: Decision) -> Decision:
+    def _decide_in_context(self, piece: str, previous: str, following: str, candidates: tuple) -> Optional[Decision]:
         """The candidate the corpus writes clearly most often between these two words, if there is one."""
-        # Only the cheapest edits compete, and only close ones: the context must not pull a
-        # token towards a frequent word further away ("lebron" -> "learn").
-        closest = min(distance for _, distance, _ in undecided.candidates)
-        ranked = sorted(((self._support(word, previous, following), count, word)
-                         for word, distance, count in undecided.candidates if distance == closest), reverse=True)
+        # Only the closest candidates compete, and only close ones: the context must not pull
+        # a token towards a frequent word further away ("lebron" -> "learn").
+        closest = min(distance for _, distance, _ in candidates)
+        if closest > self._config.context_max_distance:
+            return None
+        ranked = sorted(((self._support(word, previous, following), weight, word)
+                         for word, distance, weight in candidates if distance == closest), reverse=True)
         best_support, _, best_word = ranked[0]
         against = max(ranked[1][0] if len(ranked) > 1 else 0, self._support(piece, previous, following))
-        if closest <= self._config.context_max_distance and best_support >= self._config.context_min_count \
-                and best_support >= self._config.context_margin * against:
+        if best_support >= self._config.context_min_count and best_support >= self._config.context_margin * against:
             return Decision(best_word, "context", round(best_support / (best_support + against), 4))
-        return undecided
+        return None
+
+    def _inflected(self, piece: str) -> bool:
+        """'puppeted', 'shooted': a known word with a regular ending the dictionary does not list."""
+        return any(piece.endswith(ending) and len(piece) - len(ending) >= 5 and self._accepts(piece[:-len(ending)])
+                   for ending in ("ed", "ing", "er", "ers", "ly"))
 
     def _two_known_words(self, piece: str) -> bool:
         """'carebear': two words of four letters or more that Hunspell accepts, run together."""
