@@ -42,7 +42,7 @@ class SpellingConfig:
     min_candidate_count: int = 5  # a candidate word must be written this often in the corpus
     name_candidates: bool = True  # names Hunspell knows capitalised are candidates too ("portugese" -> "portuguese")
     min_name_count: int = 20  # ...when the corpus writes them this often
-    slip_weight: float = 5.0  # a candidate one slip of the hand away (two letters swapped, a doubled letter) counts this many times
+    slip_weight: float = 5.0  # a candidate one slip away (letters swapped, a doubled letter, a vowel for another) counts this many times
     count_ratio: float = 5.0  # ...and this many times more often than the token (at distance 1)
     far_count_ratio: float = 20.0  # ...or this many times, for a candidate at distance 2
     split_ratio: float = 5.0  # a two-word split must be written apart this many times more often than together

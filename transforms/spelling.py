@@ -377,8 +377,8 @@ class RankedCorrection:
 
 
 def is_slip(typo: str, word: str) -> bool:
-    """One edit that is a slip of the hand: two neighbouring letters swapped ("amatuer"),
-    or a doubled letter written once or a letter doubled ("ploting").
+    """One edit that is a slip: two neighbouring letters swapped ("amatuer"), a doubled
+    letter written once or a letter doubled ("ploting"), a vowel for another ("seperated").
 
     A neighbouring key struck ("grop" read as "grip") is not counted: on the dev
     set that made more wrong changes than right ones.
@@ -386,8 +386,10 @@ def is_slip(typo: str, word: str) -> bool:
     if OSA.distance(typo, word) != 1:
         return False
     if len(typo) == len(word):
-        # At distance one, either one letter replaced (not a slip) or two neighbours swapped.
-        return sum(a != b for a, b in zip(typo, word)) == 2
+        # At distance one, either two neighbours swapped or one letter replaced: a vowel for
+        # another is the commonest misspelling of all ("seperated"), other letters are not slips.
+        differences = [(a, b) for a, b in zip(typo, word) if a != b]
+        return len(differences) == 2 or all(letter in "aeiou" for letter in differences[0])
     shorter, longer = sorted((typo, word), key=len)
     at = next((i for i, (a, b) in enumerate(zip(shorter, longer)) if a != b), len(shorter))
     # The extra letter repeats its neighbour: a doubled letter dropped or added.
