@@ -183,11 +183,14 @@ class RankedCorrection:
     more often.
     """
 
-    def __init__(self, checker, config, token_stats: dict, phrases: dict):
+    def __init__(self, checker, config, token_stats: dict, phrases: dict, mapped: frozenset = frozenset()):
         self._hunspell = checker
         self._config = config
         self._stats = token_stats
         self._phrases = phrases  # two-word phrases of the corpus and their counts
+        # Words the mappings rewrite ("grey", "tshirt") are never a correction's result:
+        # cleaning the output again would rewrite them.
+        self._mapped = mapped
         self._known_by_length = self._known_words()
         self._decide_cached = lru_cache(maxsize=500_000)(self._decide)
         self._decide_in_context_cached = lru_cache(maxsize=500_000)(self._decide_in_context)
@@ -215,7 +218,7 @@ class RankedCorrection:
         """Corpus words annotators write often enough to be trusted, that Hunspell accepts (or knows as names), by length."""
         by_length = {}
         for word, (count, _) in self._stats.items():
-            if count >= self._config.min_candidate_count and word.isalpha() and (
+            if count >= self._config.min_candidate_count and word.isalpha() and word not in self._mapped and (
                     self._accepts(word) or (self._config.name_candidates and count >= self._config.min_name_count
                                             and self._accepts(word.capitalize()))):
                 by_length.setdefault(len(word), []).append(word)
@@ -426,7 +429,8 @@ class Speller:
         checker = open_hunspell(config.hunspell_dictionary, word_lists.custom_words, config.vocabulary)
         self._word_lists = word_lists
         if config.suggestion == "ranked":
-            self.rule = RankedCorrection(checker, config, token_stats, phrases)
+            mapped = frozenset(key for _, mapping in word_lists.mappings for key in mapping)
+            self.rule = RankedCorrection(checker, config, token_stats, phrases, mapped)
         else:
             self.rule = FirstSuggestion(checker, config.suggestion)
 
