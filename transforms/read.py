@@ -67,14 +67,12 @@ def load_annotations(source: AnnotationFile) -> dict:
     try:
         if source.member is None:
             with open(source.path, "rb") as handle:
-                document = json.load(handle)
+                document = parse_json(handle.read())
         else:
             with zipfile.ZipFile(source.path) as archive, archive.open(source.member) as handle:
-                document = json.load(handle)
+                document = parse_json(handle.read())
     except json.JSONDecodeError as error:
         raise InputError(f"{source.name} is not valid JSON: {error}") from None
-    except UnicodeDecodeError as error:
-        raise InputError(f"{source.name} is not UTF-8 text: {error}") from None
     except RecursionError:
         raise InputError(f"{source.name} is not usable JSON: nested too deeply") from None
     except ValueError as error:  # e.g. an integer of more than 4,300 digits
@@ -88,6 +86,16 @@ def load_annotations(source: AnnotationFile) -> dict:
         raise InputError(f"{source.name} is not an MSR-VTT annotation file: "
                          "expected an object with lists 'videos' and 'sentences'")
     return document
+
+
+def parse_json(data: bytes):
+    """JSON in UTF-8 (or UTF-16/32, as `json` detects them). Bytes that are not UTF-8 inside a
+    string do not stop the run: they are kept as lone surrogates, and the record that holds
+    them goes to removed/ with its reason (see `is_text`)."""
+    try:
+        return json.loads(data)
+    except UnicodeDecodeError:
+        return json.loads(data.decode("utf-8", errors="surrogateescape"))
 
 
 @dataclass(frozen=True)
@@ -113,7 +121,8 @@ class VideoPart:
 
 
 def is_text(value) -> bool:
-    """A string that can be written as UTF-8: JSON escapes can make lone surrogates ("\\ud800"), which cannot."""
+    """A string that can be written as UTF-8. Not one with lone surrogates: a JSON escape
+    ("\\ud800") makes them, and so does `parse_json` for bytes that are not UTF-8."""
     if not isinstance(value, str):
         return False
     try:
@@ -166,7 +175,7 @@ def caption_problem(caption, limits: CaptionLimits = NO_LIMITS) -> Optional[str]
     if not isinstance(caption, str):
         return f"caption is not a string: {_shown(caption)}"
     if not is_text(caption):
-        return "caption is not valid Unicode text (it holds a lone surrogate)"
+        return "caption is not valid text: it holds bytes that are not UTF-8, or a lone surrogate escape"
     if not caption.strip():
         return "caption is empty"
     binary = binary_characters(caption)
