@@ -4,12 +4,14 @@ the input captions are the kept ones plus the removed ones."""
 import json
 import random
 import zipfile
+from dataclasses import replace
 
 import pyarrow.parquet as pq
 import pytest
 
 from pipelines.cli import main
 from transforms.batch import Caption, VideoBatch
+from transforms.dedup import remove_near_duplicates
 from transforms.read import (
     CaptionLimits,
     InputError,
@@ -268,3 +270,28 @@ def test_hostile_input_through_the_pipeline(hostile_input, tmp_path, profile, st
         assert {0, 1, 15, 16, 17, -5, 22, 23} <= kept_ids
         assert {row["video_id"] for row in kept} == {"video1", "video2", "video3", "video4"}
     assert json.loads((output / "validation" / "result.json").read_text())["success"]
+
+
+# --- Conservation: a step that loses a caption fails the run ----------------------------------------
+
+def lossy_dedup(batch, edit_threshold, similarity_threshold):
+    """Step III as it is, but the first kept caption of every video vanishes without a removed row."""
+    result = remove_near_duplicates(batch, edit_threshold, similarity_threshold)
+    return replace(result, captions=result.captions[1:])
+
+
+def test_a_step_that_drops_a_caption_silently_fails_the_run(tmp_path, monkeypatch, capsys):
+    import transforms.dedup
+    from test_pipeline import files_digest, tiny_dataset
+
+    source, output = tiny_dataset(tmp_path / "in"), tmp_path / "out"
+    assert main(["clean", "--input", str(source), "--output", str(output)]) == 0
+    before = files_digest(output)
+    monkeypatch.setattr(transforms.dedup, "remove_near_duplicates", lossy_dedup)
+    assert main(["clean", "--input", str(source), "--output", str(output)]) == 1
+    err = capsys.readouterr().err
+    assert "failed validation" in err
+    lineage = [line for line in err.splitlines() if "input captions != kept + removed" in line]
+    assert len(lineage) == 1 and "in 2 videos (difference 2)" in lineage[0] and "video1 read 4, kept or removed 3" in lineage[0]
+    assert "conservation: expect_table_row_count_to_equal failed: observed 5, expected 7" in err
+    assert files_digest(output) == before
