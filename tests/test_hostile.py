@@ -295,3 +295,18 @@ def test_a_step_that_drops_a_caption_silently_fails_the_run(tmp_path, monkeypatc
     assert len(lineage) == 1 and "in 2 videos (difference 2)" in lineage[0] and "video1 read 4, kept or removed 3" in lineage[0]
     assert "conservation: expect_table_row_count_to_equal failed: observed 5, expected 7" in err
     assert files_digest(output) == before
+
+
+@pytest.mark.parametrize("name, content", [
+    ("cut.zip", b"PK\x03\x04\x14\x00\x00\x00\x08\x00"),
+    ("binary.json", bytes(range(256)) * 4),
+    ("list.json", b"[]"),
+])
+def test_a_file_that_cannot_be_read_stops_the_run_with_one_line(tmp_path, capsys, name, content):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / name).write_bytes(content)
+    assert main(["clean", "--input", str(folder), "--output", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("capclean: error: ") and name in err[0]
+    assert not (tmp_path / "out").exists()

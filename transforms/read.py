@@ -140,6 +140,8 @@ def printable(text: str) -> str:
 def binary_characters(text: str) -> list:
     """The distinct control characters of `text` other than white space (NUL, escape, ...): binary data, not
     writing. Hunspell's C interface, for one, cannot take a NUL."""
+    if text.isprintable():  # the common case, checked in C: no control character at all
+        return []
     return sorted({char for char in text if unicodedata.category(char) == "Cc" and not char.isspace()})
 
 
