@@ -1,4 +1,4 @@
-"""The cleaning pipeline: read -> normalize -> spelling -> dedup -> runon -> write -> validate."""
+"""The cleaning pipeline: read -> normalize -> spelling -> screen -> dedup -> runon -> write -> validate."""
 import apache_beam as beam
 
 from pipelines.finalize import Finalize
@@ -6,20 +6,22 @@ from pipelines.progress import log_progress
 from pipelines.stats import CountFigures
 from transforms.dedup import RemoveNearDuplicates
 from transforms.normalize import Normalize
-from transforms.read import ReadMsrVtt
+from transforms.read import CaptionLimits, ReadMsrVtt
 from transforms.runon import TruncateLongCaptions, WordLimit
+from transforms.screen import ScreenCaptions
 from transforms.spelling import CorrectSpelling
 from transforms.write import WriteTables
 
 
 def read_and_correct(pipeline, sources, config):
-    """Read, then steps I and II as `config.steps` asks: what the cleaning and the sweep share."""
-    batches = pipeline | "Read" >> ReadMsrVtt(sources) | log_progress("read")
+    """Read, steps I and II as `config.steps` asks, then screening: what the cleaning and the sweep share."""
+    limits = CaptionLimits(config.input.max_caption_words, config.input.max_caption_characters)
+    batches = pipeline | "Read" >> ReadMsrVtt(sources, limits) | log_progress("read")
     if "normalize" in config.steps:
         batches = batches | "Normalize" >> Normalize() | log_progress("normalize")
     if "spelling" in config.steps:
         batches = batches | "Spelling" >> CorrectSpelling(config.spelling) | log_progress("spelling")
-    return batches
+    return batches | "Screen" >> ScreenCaptions(config.validation) | log_progress("screen")
 
 
 def build_cleaning(pipeline, sources, output_dir, config):
@@ -33,4 +35,4 @@ def build_cleaning(pipeline, sources, output_dir, config):
         batches = batches | "Runon" >> TruncateLongCaptions(word_limit, config.runon.splits) | log_progress("runon")
     written = batches | "Write" >> WriteTables(output_dir, config.output.sen_ids_per_file)
     counts = batches | "Figures" >> CountFigures()
-    return counts | "Finalize" >> Finalize(output_dir, config, written, word_limit)
+    return counts | "Finalize" >> Finalize(output_dir, config, written, word_limit, lineage=batches)

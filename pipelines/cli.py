@@ -1,8 +1,11 @@
 """The `capclean` command line: clean, sweep, report, export."""
 import argparse
 import json
+import ctypes
+import errno
 import logging
 import os
+import re
 import shutil
 import sys
 import time
@@ -176,8 +179,9 @@ def run_clean(input_path, output_dir, config, beam_args, exports=()) -> int:
     from pipelines.run import run_pipeline  # Beam is imported only when a pipeline runs
 
     output = Path(output_dir).resolve()
-    staging = output.parent / f".{output.name}.partial-{uuid.uuid4().hex[:8]}"
-    staging.parent.mkdir(parents=True, exist_ok=True)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    remove_stale_staging(output)
+    staging = sibling_folder(output, "partial")
     started = time.monotonic()
     log.info("cleaning %s into %s (profile %s, steps %s)", input_path, output, config.profile, ",".join(config.steps))
     with worker_errors_as_one_line(staging):
@@ -289,15 +293,83 @@ def export_command(args) -> int:
     return 0
 
 
+# --- The output folder: written beside the target, swapped in when it has passed validation
+
+def sibling_folder(target: Path, kind: str) -> Path:
+    """`.NAME.partial-PID-XXXXXXXX` (or `.old-`) beside `target`: hidden, and named after the process that owns it."""
+    return target.parent / f".{target.name}.{kind}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+
+
+def sibling_folder_pattern(target: Path) -> re.Pattern:
+    return re.compile(rf"\.{re.escape(target.name)}\.(partial|old)-(\d+)-[0-9a-f]{{8}}")
+
+
+def remove_stale_staging(target: Path) -> list:
+    """Delete the staging and set-aside folders that runs into `target` left when they were killed.
+
+    Only folders named by `sibling_folder` for this very target, and only those
+    whose process is gone: a run still writing keeps its folder. A previous output
+    set aside by a run killed before it could put the new one in place is put back.
+    """
+    pattern = sibling_folder_pattern(target)
+    removed = []
+    for folder in sorted(target.parent.iterdir()):
+        match = pattern.fullmatch(folder.name)
+        if not match or not folder.is_dir() or folder.is_symlink() or process_is_running(int(match.group(2))):
+            continue
+        if match.group(1) == "old" and not target.exists():
+            log.info("putting back %s, the output an earlier run set aside before it was killed", folder)
+            os.rename(folder, target)
+        else:
+            log.info("removing %s, left by an earlier run that did not finish", folder)
+            shutil.rmtree(folder, ignore_errors=True)
+            removed.append(folder)
+    return removed
+
+
+def process_is_running(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process
+    return True
+
+
 def replace_folder(new: Path, target: Path) -> None:
-    """Put `new` at `target`; an existing `target` is moved aside first and deleted last."""
-    old = None
-    if target.exists():
-        old = target.parent / f".{target.name}.old-{uuid.uuid4().hex[:8]}"
-        os.rename(target, old)
+    """Put `new` at `target`: one atomic exchange where the system has one, so `target` is
+    never missing; the previous output is deleted last."""
+    if not target.exists():
+        os.rename(new, target)
+        return
+    if exchange_paths(new, target):
+        shutil.rmtree(new)  # `new` now holds the previous output
+        return
+    old = sibling_folder(target, "old")
+    os.rename(target, old)
     os.rename(new, target)
-    if old is not None:
-        shutil.rmtree(old)
+    shutil.rmtree(old)
+
+
+_RENAME_EXCHANGE = 2  # linux/fs.h
+
+
+def exchange_paths(a: Path, b: Path) -> bool:
+    """Swap two paths atomically (Linux renameat2 RENAME_EXCHANGE); False where that is not available."""
+    try:
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (AttributeError, OSError):
+        return False  # not Linux, or a C library without renameat2
+    at_cwd = -100  # AT_FDCWD: the paths are resolved as given
+    if renameat2(at_cwd, os.fsencode(a), at_cwd, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+        return True
+    error = ctypes.get_errno()
+    if error in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP):
+        return False  # a file system or kernel that cannot exchange
+    raise OSError(error, f"cannot swap {a} and {b}: {os.strerror(error)}")
 
 
 def format_summary(stats, seconds) -> str:

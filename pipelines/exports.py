@@ -32,6 +32,7 @@ HF_SPLIT_NAMES = {"train": "train", "validate": "validation", "test": "test"}
 
 # What each cleaning step does, in the words of the dataset card.
 STEP_WORDS = {"normalize": "special characters", "spelling": "spelling",
+              "screen": "captions with characters outside the character set removed",
               "dedup": "near-duplicate captions of a video removed", "runon": "run-on captions"}
 
 

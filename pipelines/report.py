@@ -164,9 +164,10 @@ def input_captions(captions: pd.DataFrame, removed: pd.DataFrame, edits: pd.Data
     keeps its own text rather than the other record's lineage.
     """
     first_before = earliest_before_by_sen_id(edits)
-    kept = captions["sen_id"].map(first_before).fillna(captions["caption"])
+    # As objects: with no edits at all, pandas would map to an integer column that refuses the texts.
+    kept = captions["sen_id"].map(first_before).astype(object).fillna(captions["caption"])
     from_reader = removed["step"] == "read"
-    dropped = removed["sen_id"].map(first_before).where(~from_reader).fillna(removed["caption"])
+    dropped = removed["sen_id"].map(first_before).astype(object).where(~from_reader).fillna(removed["caption"])
     return pd.concat([
         pd.DataFrame({"sen_id": captions["sen_id"], "caption": kept}),
         pd.DataFrame({"sen_id": removed["sen_id"], "caption": dropped}),

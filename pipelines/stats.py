@@ -9,7 +9,10 @@ import apache_beam as beam
 
 from transforms.batch import tokens_changed
 
-STEPS = ("read", "normalize", "spelling", "dedup", "runon")
+STEPS = ("read", "normalize", "spelling", "screen", "dedup", "runon")
+# The steps that judge captions against each other: they may drop a caption but
+# never a video's last one (the others judge each caption alone).
+COMPARING_STEPS = ("dedup", "runon")
 
 
 def video_counts(batch) -> Counter:
@@ -23,6 +26,8 @@ def video_counts(batch) -> Counter:
         if usable:
             counts["input/videos_with_captions"] += 1
             counts[f"input/videos_by_split/{batch.split}"] += 1
+    if batch.captions or any(row["step"] in COMPARING_STEPS for row in batch.removed):
+        counts["steps/screen/videos_passed"] += 1  # videos that must keep a caption
     for step in STEPS:
         _count_step(counts, batch, step)
     for row in batch.corrections:

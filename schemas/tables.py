@@ -67,4 +67,4 @@ TABLES = {
 }
 
 # The order the pipeline's steps run in; rows of a table are sorted by it.
-STEP_ORDER = ("read", "normalize", "spelling", "dedup", "runon")
+STEP_ORDER = ("read", "normalize", "spelling", "screen", "dedup", "runon")

@@ -86,7 +86,8 @@ class OutputExpectations:
     split_video_ranges: dict[str, tuple[int, int]] | None
     # Caption records read from the input: captions rows + removed rows.
     input_records: int
-    # Videos with at least one usable caption at read time: each must keep one.
+    # Videos with a caption that passed the checks of each caption alone (read to
+    # screen): the steps that compare captions must leave each of them one.
     input_videos: int
 
 

@@ -245,7 +245,8 @@ def test_hf_files_carry_the_captions_schema_and_the_card_names_them(run, tmp_pat
     assert paths == {"train": "data/train-*.parquet", "validation": "data/validation-*.parquet",
                      "test": "data/test-*.parquet"}
     assert "Microsoft" in card and "| validation | validate |" in card
-    assert ("Steps run: special characters, spelling, near-duplicate captions of a video removed, "
+    assert ("Steps run: special characters, spelling, captions with characters outside the character set removed, "
+            "near-duplicate captions of a video removed, "
             "run-on captions.") in card
 
 

@@ -133,6 +133,14 @@ def test_every_input_caption_is_kept_or_removed_once(profile, paper_output, defa
     assert (output / "validation" / "index.html").is_file()
 
 
+@pytest.mark.parametrize("profile", ["paper", "default"])
+def test_screening_removes_nothing_msrvtt_normal(profile, paper_output, default_output):
+    output = paper_output if profile == "paper" else default_output
+    assert stats(output)["steps"]["screen"] == {"captions_changed": 0, "captions_removed": 0,
+                                                "tokens_changed": 0, "tokens_removed": 0, "videos_touched": 0,
+                                                "videos_passed": 10_000}
+
+
 def test_default_keeps_to_its_stricter_character_set(default_output):
     allowed = set("abcdefghijklmnopqrstuvwxyz0123456789 $%&")
     assert all(set(row["caption"]) <= allowed for row in table(default_output, "captions"))

@@ -63,7 +63,7 @@ def test_one_step_alone(tmp_path):
     assert {row["step"] for row in edits} == {"normalize"}
     assert pq.read_table(output / "corrections").num_rows == 0
     stats = json.loads((output / "stats.json").read_text())
-    assert stats["steps_run"] == ["normalize"]
+    assert stats["steps_run"] == ["normalize", "screen"]  # screening always runs
 
 
 def test_a_missing_input_is_one_line_and_exit_2(tmp_path, capsys):
@@ -87,9 +87,11 @@ def test_failed_validation_exits_1_and_keeps_the_previous_output(tmp_path, capsy
     source = tiny_dataset(tmp_path / "in")
     assert main(["clean", "--input", str(source), "--output", str(output)]) == 0
     before = files_digest(output)
-    # A character set without "w" cannot hold "a woman and her dog ...".
-    assert main(["clean", "--input", str(source), "--output", str(output), "--steps", "normalize",
-                 "--allowed-characters", "abcdefghijklmnopqrstuv xyz"]) == 1
+    # video1 is a train video, outside a train range of [2, 5]. (A caption outside the
+    # character set no longer fails validation: screening removes it.)
+    ranges = tmp_path / "ranges.yaml"
+    ranges.write_text("validation:\n  split_video_ranges:\n    train: [2, 5]\n    test: [7010, 9999]\n")
+    assert main(["clean", "--input", str(source), "--output", str(output), "--config", str(ranges)]) == 1
     assert "failed validation" in capsys.readouterr().err
     assert files_digest(output) == before
 

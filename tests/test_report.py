@@ -184,7 +184,7 @@ def test_the_page_loads_nothing_from_anywhere(paper_page):
 def test_the_step_table_shows_the_figures_of_stats_json(paper_run, paper_page):
     stats = json.loads((paper_run / "stats.json").read_text())
     rows = table_rows(paper_page, "step-figures")
-    assert list(rows) == ["read", "normalize", "spelling", "dedup", "runon"]
+    assert list(rows) == ["read", "normalize", "spelling", "screen", "dedup", "runon"]
     for step, cells in rows.items():
         figures = stats["steps"][step]
         expected = [figures["captions_changed"], figures["captions_removed"], figures["videos_touched"],

@@ -1,0 +1,79 @@
+"""Idempotence on MSR-VTT: cleaning the cleaned output again (default profile) changes nothing.
+
+The first run exports its captions as MSR-VTT JSON (`--export msrvtt-json`); the second
+run cleans that file. Steps run in a fixed order and each records what it changed, so
+the second run's `edits/` and `removed/` say which step, if any, is not idempotent.
+"""
+import json
+
+import pyarrow.parquet as pq
+import pytest
+
+from pipelines.cli import main
+from pipelines.config import load_config
+
+pytestmark = pytest.mark.integration
+BEAM_ARGS = ["--direct_num_workers=2", "--direct_running_mode=multi_processing"]
+
+# Steps known not to be idempotent yet, and why. On MSR-VTT the second run changes 66
+# captions in step II, removes 120 in step III and cuts 6,689 in step IV.
+NOT_YET_IDEMPOTENT = {
+    # Issue 4 replaces the rule.
+    "runon": ("step IV's truncate rule recomputes its word limit (mean + 2 std) on the cleaned, shorter "
+              "captions, so it cuts again") if load_config("default").runon.rule == "truncate" else None,
+    "spelling": ("the ranked rule decides on corpus counts, and cleaning changes them (step III removes captions, "
+                 "corrections add to their candidates), and it may choose a word the profile's mappings rewrite "
+                 "(volkswagon, tshirt, grey); see the issue 6 report"),
+    "dedup": ("greedy grouping is not transitive: two kept captions can be near-duplicates when the caption "
+              "that opened a group between them is gone; see the issue 6 report"),
+}
+
+
+def step_case(step):
+    reason = NOT_YET_IDEMPOTENT.get(step)
+    return pytest.param(step, marks=pytest.mark.xfail(reason=reason, strict=True)) if reason else step
+
+
+@pytest.fixture(scope="module")
+def first_run(msrvtt_dir, tmp_path_factory):
+    output = tmp_path_factory.mktemp("first") / "msrvtt"
+    assert main(["clean", "--input", str(msrvtt_dir), "--output", str(output), "--profile", "default",
+                 "--export", "msrvtt-json"] + BEAM_ARGS) == 0
+    return output
+
+
+@pytest.fixture(scope="module")
+def second_run(first_run, tmp_path_factory):
+    output = tmp_path_factory.mktemp("second") / "msrvtt"
+    exported = first_run / "exports" / "msrvtt_videodatainfo.json"
+    assert main(["clean", "--input", str(exported), "--output", str(output), "--profile", "default"] + BEAM_ARGS) == 0
+    return output
+
+
+def table(output, name):
+    return pq.read_table(output / name).to_pylist()
+
+
+def captions(output) -> dict:
+    return {row["sen_id"]: (row["video_id"], row["caption"]) for row in table(output, "captions")}
+
+
+def test_the_second_run_reads_exactly_the_first_runs_output(first_run, second_run):
+    stats = json.loads((second_run / "stats.json").read_text())
+    assert stats["input"]["captions"] == len(captions(first_run))
+    assert [row for row in table(second_run, "removed") if row["step"] == "read"] == []
+
+
+@pytest.mark.parametrize("step", [step_case(step) for step in ("normalize", "spelling", "screen", "dedup", "runon")])
+def test_each_step_changes_nothing_the_second_time(second_run, step):
+    edits = [(row["sen_id"], row["before"], row["after"]) for row in table(second_run, "edits") if row["step"] == step]
+    removed = [(row["sen_id"], row["caption"], row["reason"]) for row in table(second_run, "removed")
+               if row["step"] == step]
+    assert edits == [], f"{len(edits)} captions changed again, e.g. {edits[:3]}"
+    assert removed == [], f"{len(removed)} captions removed again, e.g. {removed[:3]}"
+
+
+@pytest.mark.xfail(any(NOT_YET_IDEMPOTENT.values()), strict=True,
+                   reason="; ".join(f"{step}: {why}" for step, why in NOT_YET_IDEMPOTENT.items() if why))
+def test_cleaning_the_cleaned_output_again_changes_nothing(first_run, second_run):
+    assert captions(second_run) == captions(first_run)
