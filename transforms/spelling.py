@@ -374,7 +374,8 @@ class RankedCorrection:
             phrase = f"{piece[:cut]} {piece[cut:]}"
             count = self._phrases.get(phrase, 0)
             if count >= self._config.min_phrase_count and all(
-                    self._accepts_in_any_case(word) or word == "s" for word in phrase.split()):
+                    (self._accepts_in_any_case(word) or word == "s") and word not in self._mapped
+                    for word in phrase.split()):
                 splits.append((phrase, count))
         return splits
 
