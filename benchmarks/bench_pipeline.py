@@ -31,50 +31,71 @@ def run_floor(input_path, output_dir, beam_args):
     pipeline.run().wait_until_finish()
 
 
-def time_steps(input_path, profile):
-    """Seconds each step's core takes over the whole dataset, one process, no Beam."""
+def load_batches(input_path):
+    """Every video of the input as a VideoBatch, as the reader assembles them (one process, no Beam)."""
     from collections import defaultdict
 
-    from pipelines.config import load_config
-    from transforms.dedup import remove_near_duplicates
-    from transforms.normalize import normalize_caption
-    from transforms.batch import rewrite_captions
     from transforms.read import assemble_video, find_annotation_files, load_annotations, split_into_video_parts
-    from transforms.runon import add_moments, length_moments, truncate_long_captions, word_limit
-    from transforms.spelling import CorrectSpellingFn
-    from pipelines.vocab import corpus_statistics
 
-    config = load_config(profile)
-    seconds = {}
-    started = time.perf_counter()
     parts, seen = defaultdict(list), set()
     for index, source in enumerate(find_annotation_files(input_path)):
         for video_id, part in split_into_video_parts(load_annotations(source), index, seen).items():
             parts[video_id].append(part)
-    batches = [assemble_video(video_id, video_parts) for video_id, video_parts in sorted(parts.items())]
-    seconds["read"] = time.perf_counter() - started
+    return [assemble_video(video_id, video_parts) for video_id, video_parts in sorted(parts.items())]
 
-    def timed(step, function):
-        nonlocal batches
-        start = time.perf_counter()
-        batches = [function(batch) for batch in batches]
-        seconds[step] = time.perf_counter() - start
 
-    timed("normalize", lambda b: rewrite_captions(b, "normalize", normalize_caption))
-    start = time.perf_counter()
-    speller = CorrectSpellingFn(config.spelling)
-    speller.setup()
-    side_inputs = {}
-    if config.spelling.suggestion == "ranked":  # the corpus statistics are part of the step's cost
-        side_inputs = dict(zip(("token_stats", "phrases"), corpus_statistics(batches)))
-    batches = [next(iter(speller.process(b, **side_inputs))) for b in batches]
-    seconds["spelling"] = time.perf_counter() - start
-    timed("dedup", lambda b: remove_near_duplicates(b, config.dedup.edit_threshold,
-                                                     config.dedup.similarity_threshold))
-    start = time.perf_counter()
-    limit = word_limit(add_moments(length_moments(b) for b in batches), config.runon.std_multiplier)
-    batches = [truncate_long_captions(b, limit, config.runon.splits) for b in batches]
-    seconds["runon"] = time.perf_counter() - start
+def step_cores(config):
+    """(step, function from all batches to all batches) for steps I-IV: each step's pure core, as the pipeline runs it."""
+    from pipelines.vocab import corpus_statistics
+    from transforms.batch import rewrite_captions
+    from transforms.dedup import remove_near_duplicates
+    from transforms.normalize import normalize_caption
+    from transforms.runon import add_moments, length_moments, truncate_long_captions, word_limit
+    from transforms.spelling import CorrectSpellingFn
+
+    def normalize(batches):
+        return [rewrite_captions(b, "normalize", normalize_caption) for b in batches]
+
+    def spelling(batches):
+        speller = CorrectSpellingFn(config.spelling)
+        speller.setup()
+        side_inputs = {}
+        if config.spelling.suggestion == "ranked":  # the corpus statistics are part of the step's cost
+            side_inputs = dict(zip(("token_stats", "phrases"), corpus_statistics(batches)))
+        return [next(iter(speller.process(b, **side_inputs))) for b in batches]
+
+    def dedup(batches):
+        return [remove_near_duplicates(b, config.dedup.edit_threshold, config.dedup.similarity_threshold)
+                for b in batches]
+
+    def runon(batches):
+        limit = word_limit(add_moments(length_moments(b) for b in batches), config.runon.std_multiplier)
+        return [truncate_long_captions(b, limit, config.runon.splits) for b in batches]
+
+    return [("normalize", normalize), ("spelling", spelling), ("dedup", dedup), ("runon", runon)]
+
+
+def run_steps(input_path, profile, measure):
+    """Read, then each step over the whole dataset, each one called through `measure(step, thunk)`."""
+    from pipelines.config import load_config
+
+    batches = measure("read", lambda: load_batches(input_path))
+    for step, core in step_cores(load_config(profile)):
+        batches = measure(step, lambda: core(batches))
+    return batches
+
+
+def time_steps(input_path, profile):
+    """Seconds each step's core takes over the whole dataset, one process, no Beam."""
+    seconds = {}
+
+    def timed(step, thunk):
+        started = time.perf_counter()
+        result = thunk()
+        seconds[step] = time.perf_counter() - started
+        return result
+
+    run_steps(input_path, profile, timed)
     return seconds
 
 

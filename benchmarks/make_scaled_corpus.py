@@ -27,7 +27,7 @@ sys.path.insert(0, str(REPO))
 from transforms.read import find_annotation_files, load_annotations  # noqa: E402
 
 # How often each kind of noise is applied to a drawn caption (MSR-VTT's own rates are of this order).
-TYPO_RATE = 0.08
+TYPO_RATE = 0.04
 DUPLICATE_RATE = 0.05
 SPECIAL_RATE = 0.04
 RUNON_RATE = 0.03
