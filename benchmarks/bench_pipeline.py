@@ -124,11 +124,11 @@ def main():
     steps = time_steps(args.input, args.profile)
 
     print(f"capclean bench on {args.input} (profile {args.profile}; Beam args: {' '.join(beam_args) or 'none'})")
-    print(f"  {'':<22}{'wall s':>9}{'peak MiB':>10}")
+    print(f"  {'':<22}{'wall s':>9}{'CPU s':>8}{'peak MiB':>10}")
     for name, result in (("I/O floor", floor), (f"full run ({args.profile})", full), ("sweep, 8 points", sweep)):
-        print(f"  {name:<22}{result['seconds']:>9.1f}{result['peak_mib']:>10.0f}")
+        print(f"  {name:<22}{result['seconds']:>9.1f}{result['cpu_seconds']:>8.1f}{result['peak_mib']:>10.0f}")
     print(f"  ratio full / floor: time {full['seconds'] / floor['seconds']:.1f}x, "
-          f"memory {full['peak_mib'] / floor['peak_mib']:.1f}x")
+          f"CPU {full['cpu_seconds'] / floor['cpu_seconds']:.1f}x, memory {full['peak_mib'] / floor['peak_mib']:.1f}x")
     print(f"  ratio sweep / full run: time {sweep['seconds'] / full['seconds']:.2f}x "
           f"(8 separate full runs would be 8x)")
     total = sum(steps.values())

@@ -4,7 +4,8 @@ For each factor, benchmarks/make_scaled_corpus.py writes the corpus into a
 scratch folder (never the repository) and `capclean clean` runs on it as its
 own process, so that its wall time and peak memory (every Beam worker process
 counted) are its own. Growth is linear when the time per caption stays flat,
-and memory is bounded when the peak grows far slower than the data.
+and memory is bounded when the peak grows far slower than the data. CPU time
+per caption is printed too: on a shared machine wall time follows the others' load.
 """
 import argparse
 import sys
@@ -45,13 +46,17 @@ def main():
             print(f"  {factor}x done: {results[factor]['seconds']:.1f} s", flush=True)
 
     print(f"capclean bench-scale (profile {args.profile}; Beam args: {' '.join(beam_args) or 'none'})")
-    print(f"  {'corpus':<8}{'captions':>10}{'wall s':>9}{'us/caption':>12}{'peak MiB':>10}")
+    print(f"  {'corpus':<8}{'captions':>10}{'wall s':>9}{'wall us/cap':>13}{'CPU s':>8}{'CPU us/cap':>12}"
+          f"{'peak MiB':>10}")
     for factor, result in results.items():
         result["per_caption"] = result["seconds"] / result["captions"]
+        result["cpu_per_caption"] = result["cpu_seconds"] / result["captions"]
         print(f"  {str(factor) + 'x':<8}{result['captions']:>10}{result['seconds']:>9.1f}"
-              f"{1e6 * result['per_caption']:>12.1f}{result['peak_mib']:>10.0f}")
+              f"{1e6 * result['per_caption']:>13.1f}{result['cpu_seconds']:>8.0f}"
+              f"{1e6 * result['cpu_per_caption']:>12.1f}{result['peak_mib']:>10.0f}")
     first, last = results[factors[0]], results[factors[-1]]
-    print(f"  ratio {factors[-1]}x / {factors[0]}x: time per caption {last['per_caption'] / first['per_caption']:.2f}x, "
+    print(f"  ratio {factors[-1]}x / {factors[0]}x: wall time per caption {last['per_caption'] / first['per_caption']:.2f}x, "
+          f"CPU time per caption {last['cpu_per_caption'] / first['cpu_per_caption']:.2f}x, "
           f"peak memory {last['peak_mib'] / first['peak_mib']:.2f}x (data {factors[-1] // factors[0]}x)")
     return 0
 

@@ -24,6 +24,7 @@ GroupByKey spreads its groups over at least --dask_npartitions partitions
 come from the lineage tables).
 """
 import hashlib
+import uuid
 
 import dask
 import dask.bag as db
@@ -37,18 +38,21 @@ from apache_beam.runners.dask.overrides import _GroupByKeyOnly, dask_overrides
 from apache_beam.transforms.sideinputs import SideInputMap
 import apache_beam
 
-# DoFns already set up in this worker process, by the hash of their pickled form.
-_SET_UP_DOFNS = {}
+# The DoFns set up in this worker process for the current run, by the hash of their pickled form.
+# A DoFn may keep what it built from side inputs, so a worker that serves a new run starts afresh.
+_SET_UP_DOFNS = {"run": None, "dofns": {}}
 
 
-def _dofn_ready(fn_bytes: bytes):
-    """The DoFn of these bytes, unpickled and set up once per process (as Beam's other runners reuse them)."""
+def _dofn_ready(fn_bytes: bytes, run_id: str):
+    """The DoFn of these bytes, unpickled and set up once per process and run (as Beam's other runners reuse them)."""
+    if _SET_UP_DOFNS["run"] != run_id:
+        _SET_UP_DOFNS["run"], _SET_UP_DOFNS["dofns"] = run_id, {}
     key = hashlib.sha256(fn_bytes).hexdigest()
-    fn = _SET_UP_DOFNS.get(key)
+    fn = _SET_UP_DOFNS["dofns"].get(key)
     if fn is None:
         fn = pickler.loads(fn_bytes)
         fn.setup()
-        _SET_UP_DOFNS[key] = fn
+        _SET_UP_DOFNS["dofns"][key] = fn
     return fn
 
 
@@ -56,14 +60,14 @@ def _gather(*partitions) -> list:
     return [element for partition in partitions for element in partition]
 
 
-def run_bundle(items, fn_bytes, label, window_fn, args, kwargs, side_views, *side_values):
+def run_bundle(items, fn_bytes, run_id, label, window_fn, args, kwargs, side_views, *side_values):
     """One dask partition through a DoFn as one bundle; side_values are the side inputs' elements, computed."""
     receivers = beam_dask.OneReceiver()
     side_inputs = [
         SideInputMap(view_type, view_options, [beam_dask.get_windowed_value(v, side_window) for v in values])
         for (view_type, view_options, side_window), values in zip(side_views, side_values)]
     invoker = DoFnInvoker.create_invoker(
-        DoFnSignature(_dofn_ready(fn_bytes)),
+        DoFnSignature(_dofn_ready(fn_bytes, run_id)),
         _OutputHandler(window_fn=window_fn, main_receivers=receivers[None], tagged_receivers=receivers,
                        per_element_output_counter=None, output_batch_converter=None,
                        process_yields_batches=False, process_batch_yields_elements=False),
@@ -76,7 +80,7 @@ def run_bundle(items, fn_bytes, label, window_fn, args, kwargs, side_views, *sid
     return [value.value for value in receivers.values]
 
 
-def pardo_bag(applied, input_bag, side_inputs):
+def pardo_bag(applied, input_bag, side_inputs, run_id):
     """A ParDo as map_partitions; each side input arrives as one computed list (a dask Delayed)."""
     transform = applied.transform
     args, kwargs = transform.raw_side_inputs
@@ -85,7 +89,7 @@ def pardo_bag(applied, input_bag, side_inputs):
     side_views = [(type(view), view._view_options(), view.pvalue.windowing.windowfn) for view, _ in side_inputs]
     side_values = [dask.delayed(_gather)(*bag.to_delayed()) for _, bag in side_inputs]
     return input_bag.map(beam_dask.get_windowed_value, window_fn).map_partitions(
-        run_bundle, pickler.dumps(transform.fn), transform.label, window_fn, list(args), kwargs, side_views,
+        run_bundle, pickler.dumps(transform.fn), run_id, transform.label, window_fn, list(args), kwargs, side_views,
         *side_values)
 
 
@@ -104,6 +108,7 @@ class _BagVisitor(PipelineVisitor):
         self.consumed = set()
         self._bag_kwargs = bag_kwargs
         self._npartitions = npartitions
+        self._run_id = uuid.uuid4().hex
 
     def visit_transform(self, node):
         inputs = [self.bags[value.producer] for value in node.inputs
@@ -115,14 +120,14 @@ class _BagVisitor(PipelineVisitor):
             side_inputs.append((view, self.bags[view.pvalue.producer]))
         transform_type = node.transform.__class__
         if transform_type is apache_beam.ParDo:
-            bag = pardo_bag(node, inputs[0], side_inputs)
+            bag = pardo_bag(node, inputs[0], side_inputs, self._run_id)
         elif transform_type is _GroupByKeyOnly:
             bag = group_by_key_bag(inputs[0], self._npartitions)
-        else:  # Create, Flatten, and the composites and no-ops Beam's translation knows
-            op = beam_dask.TRANSLATIONS.get(transform_type, beam_dask.NoOp)(node, bag_kwargs=self._bag_kwargs)
-            is_flatten = op.__class__ is beam_dask.Flatten
-            bag = op.apply(input_bag=inputs if is_flatten or not inputs else inputs[0]) if inputs or is_flatten \
-                else op.apply(input_bag=None)
+        elif transform_type in beam_dask.TRANSLATIONS:  # Create and Flatten, as Beam translates them
+            op = beam_dask.TRANSLATIONS[transform_type](node, bag_kwargs=self._bag_kwargs)
+            bag = op.apply(input_bag=inputs if op.__class__ is beam_dask.Flatten else None)
+        else:  # what needs no work on dask (a Reshuffle, a composite's own node): its input as it is
+            bag = inputs[0] if inputs else None
         self.bags[node] = bag
 
 
