@@ -42,6 +42,8 @@ class CloseWords:
         self._masks = [_position_masks(close[:, ids]) if ids else [] for ids in self._word_ids]
 
     def common_words(self, i: int, j: int) -> int:
+        if not self._lengths[i] or not self._lengths[j]:
+            return 0  # an empty caption has no masks
         masks_of_j = self._masks[j]
         return bit_parallel_lcs([masks_of_j[word] for word in self._word_ids[i]], self._lengths[j])
 
