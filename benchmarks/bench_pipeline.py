@@ -86,13 +86,16 @@ def run_steps(input_path, profile, measure):
 
 
 def time_steps(input_path, profile):
-    """Seconds each step's core takes over the whole dataset, one process, no Beam."""
+    """CPU seconds each step's core takes over the whole dataset, one process, no Beam.
+
+    CPU time of this process: on an idle machine its wall time, on a shared one not stretched by the others' load.
+    """
     seconds = {}
 
     def timed(step, thunk):
-        started = time.perf_counter()
+        started = time.process_time()
         result = thunk()
-        seconds[step] = time.perf_counter() - started
+        seconds[step] = time.process_time() - started
         return result
 
     run_steps(input_path, profile, timed)
@@ -132,7 +135,7 @@ def main():
     print(f"  ratio sweep / full run: time {sweep['seconds'] / full['seconds']:.2f}x "
           f"(8 separate full runs would be 8x)")
     total = sum(steps.values())
-    print("  step cores alone, one process, no Beam:")
+    print("  step cores alone, one process, no Beam (CPU time):")
     for step, seconds in steps.items():
         print(f"    {step:<10}{seconds:>8.1f} s  {100 * seconds / total:>5.1f}%")
     return 0
