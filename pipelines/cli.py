@@ -28,7 +28,8 @@ Beam options: any other --flag is passed to Apache Beam. Without --runner,
 capclean runs Beam's in-process FnApiRunner; --direct_num_workers=N with
 --direct_running_mode=multi_processing uses N worker processes. --runner=DataflowRunner,
 FlinkRunner, SparkRunner or DaskRunner (with their own options) and --setup_file=./setup.py
-run the same pipeline elsewhere."""
+run the same pipeline elsewhere. --runner=DaskRunner without --dask_client_address starts
+a local dask.distributed cluster of --dask_local_workers=N worker processes (default 2)."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -147,6 +148,7 @@ def quiet_logging():
 def main(argv=None) -> int:
     quiet_logging()
     args, beam_args = build_parser().parse_known_args(argv)
+    beam_args = join_flag_values(beam_args)
     unknown = [arg for arg in beam_args if not arg.startswith("--")]
     if unknown or (beam_args and args.command in ("report", "export", "vocab")):
         print(f"capclean: unexpected arguments: {' '.join(beam_args)}", file=sys.stderr)
@@ -167,6 +169,17 @@ def main(argv=None) -> int:
     except (ConfigError, CapcleanError) as error:
         print(f"capclean: error: {find_error_line(error) or error}", file=sys.stderr)
         return EXIT_USAGE
+
+
+def join_flag_values(beam_args: list) -> list:
+    """`--runner DaskRunner` -> `--runner=DaskRunner`: a Beam flag may take its value as the next word."""
+    joined = []
+    for arg in beam_args:
+        if joined and not arg.startswith("-") and joined[-1].startswith("--") and "=" not in joined[-1]:
+            joined[-1] = f"{joined[-1]}={arg}"
+        else:
+            joined.append(arg)
+    return joined
 
 
 def check_export_names(names):
@@ -235,7 +248,7 @@ class worker_errors_as_one_line:
 
 
 def sweep_command(args, config, beam_args) -> int:
-    from pipelines.run import make_pipeline
+    from pipelines.run import make_pipeline, run_and_wait, runner_resources
     from pipelines.sweep import PAPER_GRID, build_sweep, parse_grid
     from transforms.read import find_annotation_files
 
@@ -249,10 +262,10 @@ def sweep_command(args, config, beam_args) -> int:
     log.info("sweep of %d grid points on %s (steps before dedup: %s)", len(grid), args.input,
              ",".join(step for step in config.steps if step in ("normalize", "spelling")) or "none")
     sources = find_annotation_files(args.input)
-    pipeline = make_pipeline(beam_args)
-    build_sweep(pipeline, sources, str(output), config, grid)
-    with worker_errors_as_one_line():
-        pipeline.run().wait_until_finish()
+    with worker_errors_as_one_line(), runner_resources(beam_args) as runner_args:
+        pipeline = make_pipeline(runner_args)
+        build_sweep(pipeline, sources, str(output), config, grid)
+        run_and_wait(pipeline)
     rows = json.loads((output / "sweep.json").read_text())
     print(f"capclean sweep: done in {time.monotonic() - started:.1f} s, profile {config.profile}")
     print(f"  {'e':>3} {'s':>5} {'remaining':>10} {'removed':>8} {'videos':>7}")

@@ -1,9 +1,36 @@
-"""Running the cleaning pipeline on a Beam runner."""
+"""Running the cleaning pipeline on a Beam runner.
+
+Without --runner the pipeline runs on Beam's FnApiRunner, in this process or,
+with --direct_num_workers=N --direct_running_mode=multi_processing, in N SDK
+worker processes. `--runner=DaskRunner` runs it on a dask.distributed cluster:
+the one at --dask_client_address, or a local cluster of --dask_local_workers
+worker processes that lives as long as the run. Any other runner Beam knows
+(DataflowRunner, FlinkRunner, SparkRunner, ...) is passed on as it is.
+"""
+import contextlib
+import logging
+
 import apache_beam as beam
 from apache_beam.options.pipeline_options import PipelineOptions, StandardOptions
 
 from pipelines.clean import build_cleaning
 from transforms.read import find_annotation_files, load_annotations
+
+DASK_RUNNER_NAMES = ("DaskRunner", "dask")
+
+
+class LocalDaskOptions(PipelineOptions):
+    """capclean's own option for the DaskRunner: the size of the local cluster it starts."""
+
+    @classmethod
+    def _add_argparse_args(cls, parser):
+        parser.add_argument("--dask_local_workers", type=int, default=2,
+                            help="worker processes of the local dask.distributed cluster started when "
+                                 "--runner DaskRunner has no --dask_client_address (default 2)")
+
+
+def is_dask(options: PipelineOptions) -> bool:
+    return options.view_as(StandardOptions).runner in DASK_RUNNER_NAMES
 
 
 def make_pipeline(beam_args) -> beam.Pipeline:
@@ -11,13 +38,45 @@ def make_pipeline(beam_args) -> beam.Pipeline:
 
     Beam's DirectRunner would first try to download the Prism runner; the
     FnApiRunner it falls back to is what we want, and it honours
-    --direct_num_workers and --direct_running_mode.
+    --direct_num_workers and --direct_running_mode. `DaskRunner` is Beam's
+    DaskRunner with the defects of its translation mended (pipelines/dask_runner.py).
     """
     options = PipelineOptions(beam_args)
+    if is_dask(options):
+        from pipelines.dask_runner import CapcleanDaskRunner
+        return beam.Pipeline(runner=CapcleanDaskRunner(), options=options)
     if options.view_as(StandardOptions).runner:
         return beam.Pipeline(options=options)
     from apache_beam.runners.portability.fn_api_runner import FnApiRunner
     return beam.Pipeline(runner=FnApiRunner(), options=options)
+
+
+@contextlib.contextmanager
+def runner_resources(beam_args):
+    """The Beam arguments to run with: for the DaskRunner without a scheduler address, a local
+    cluster of worker processes is started here and its address added; it is closed afterwards."""
+    options = PipelineOptions(beam_args)
+    if not is_dask(options) or any(arg.startswith("--dask_client_address") for arg in beam_args):
+        yield list(beam_args)
+        return
+    from dask.distributed import LocalCluster
+
+    workers = options.view_as(LocalDaskOptions).dask_local_workers
+    logging.getLogger("distributed").setLevel(logging.WARNING)  # the cluster's start and stop, line by line
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                      silence_logs=logging.WARNING, dashboard_address=":0") as cluster:
+        yield list(beam_args) + [f"--dask_client_address={cluster.scheduler_address}"]
+
+
+def run_and_wait(pipeline: beam.Pipeline) -> None:
+    """Run the pipeline and wait for it; close the DaskRunner's client, which Beam leaves open."""
+    result = pipeline.run()
+    try:
+        result.wait_until_finish()
+    finally:
+        client = getattr(result, "client", None)
+        if client is not None:
+            client.close()
 
 
 def run_pipeline(input_path: str, output_dir: str, config, beam_args) -> None:
@@ -26,6 +85,7 @@ def run_pipeline(input_path: str, output_dir: str, config, beam_args) -> None:
     # than inside a worker, where the runner wraps the error in its own traceback.
     for source in sources:
         load_annotations(source)
-    pipeline = make_pipeline(beam_args)
-    build_cleaning(pipeline, sources, output_dir, config)
-    pipeline.run().wait_until_finish()
+    with runner_resources(beam_args) as runner_args:
+        pipeline = make_pipeline(runner_args)
+        build_cleaning(pipeline, sources, output_dir, config)
+        run_and_wait(pipeline)

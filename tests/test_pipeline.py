@@ -1,14 +1,10 @@
-"""The pipeline end to end on small inputs: handmade fixtures and a sample of MSR-VTT."""
+"""The pipeline end to end on small handmade inputs."""
 import hashlib
 import json
-import zipfile
 
 import pyarrow.parquet as pq
-import pytest
 
 from pipelines.cli import main
-
-MULTI_PROCESS = ["--direct_num_workers=2", "--direct_running_mode=multi_processing"]
 
 
 def write_annotations(folder, videos, sentences, name="tiny_videodatainfo.json"):
@@ -96,22 +92,4 @@ def test_failed_validation_exits_1_and_keeps_the_previous_output(tmp_path, capsy
     assert files_digest(output) == before
 
 
-@pytest.fixture(scope="module")
-def msrvtt_sample(msrvtt_dir, tmp_path_factory):
-    """The first 150 videos of the test split, as an MSR-VTT-format file (kept in a temporary folder only)."""
-    with zipfile.ZipFile(msrvtt_dir / "test_videodatainfo.json.zip") as archive:
-        document = json.load(archive.open("test_videodatainfo.json"))
-    videos = document["videos"][:150]
-    ids = {v["video_id"] for v in videos}
-    sentences = [s for s in document["sentences"] if s["video_id"] in ids]
-    return write_annotations(tmp_path_factory.mktemp("sample"), videos, sentences)
-
-
-@pytest.mark.integration
-def test_same_bytes_in_process_and_with_two_worker_processes(msrvtt_sample, tmp_path):
-    single, multi = tmp_path / "single", tmp_path / "multi"
-    assert main(["clean", "--input", str(msrvtt_sample), "--output", str(single)]) == 0
-    assert main(["clean", "--input", str(msrvtt_sample), "--output", str(multi)] + MULTI_PROCESS) == 0
-    assert files_digest(single) == files_digest(multi)
-    assert len(files_digest(single)) >= 4
-    assert (single / "stats.json").read_bytes() == (multi / "stats.json").read_bytes()
+# The same bytes whatever the runner (in-process, multi-process, Dask): tests/test_runners.py.

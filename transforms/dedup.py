@@ -42,6 +42,8 @@ class CloseWords:
         self._masks = [_position_masks(close[:, ids]) if ids else [] for ids in self._word_ids]
 
     def common_words(self, i: int, j: int) -> int:
+        if not self._lengths[i] or not self._lengths[j]:
+            return 0  # an empty caption has no masks
         masks_of_j = self._masks[j]
         return bit_parallel_lcs([masks_of_j[word] for word in self._word_ids[i]], self._lengths[j])
 
@@ -72,15 +74,24 @@ def caption_similarity(a: str, b: str, edit_threshold: int = 0) -> float:
 
 
 def pairwise_similarity(texts: list, edit_threshold: int):
-    """similarity(i, j) of the video's captions i and j, with per-video precomputation when e > 0."""
+    """similarity(i, j) of the video's captions i and j, with per-video precomputation.
+
+    With e = 0 the common-word counts of every pair come from one rapidfuzz
+    `cdist` call (in C: no Python call per pair); with e > 0 a pair's count comes
+    from the bit-parallel LCS over the video's close-word masks when it is asked for.
+    """
     word_lists = [text.split() for text in texts]
-    close_words = CloseWords(word_lists, edit_threshold) if edit_threshold > 0 else None
+    if edit_threshold == 0:
+        common = cdist(word_lists, word_lists, scorer=LCSseq.similarity, dtype=np.int32).tolist()
+        common_words_of = lambda i, j: common[i][j]  # noqa: E731
+    else:
+        common_words_of = CloseWords(word_lists, edit_threshold).common_words
 
     def similarity(i, j):
         a, b = word_lists[i], word_lists[j]
         if not a or not b:
             return 0.0
-        m = close_words.common_words(i, j) if close_words else LCSseq.similarity(a, b)
+        m = common_words_of(i, j)
         return 0.5 * (m / len(a) + m / len(b))
 
     return similarity
