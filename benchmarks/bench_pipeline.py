@@ -33,15 +33,9 @@ def run_floor(input_path, output_dir, beam_args):
 
 def load_batches(input_path):
     """Every video of the input as a VideoBatch, as the reader assembles them (one process, no Beam)."""
-    from collections import defaultdict
+    from transforms.read import read_input
 
-    from transforms.read import assemble_video, find_annotation_files, load_annotations, split_into_video_parts
-
-    parts, seen = defaultdict(list), set()
-    for index, source in enumerate(find_annotation_files(input_path)):
-        for video_id, part in split_into_video_parts(load_annotations(source), index, seen).items():
-            parts[video_id].append(part)
-    return [assemble_video(video_id, video_parts) for video_id, video_parts in sorted(parts.items())]
+    return read_input(input_path)
 
 
 def step_cores(config):

@@ -12,7 +12,7 @@ from pipelines.config import load_config
 from transforms.batch import rewrite_captions
 from transforms.corpus import PhraseCountsFn, TokenStatsFn, video_phrases
 from transforms.normalize import normalize_caption
-from transforms.read import assemble_video, find_annotation_files, load_annotations, split_into_video_parts
+from transforms.read import read_input
 from transforms.spelling import RankedCorrection, Speller, WordLists
 
 EXAMPLES = 3
@@ -21,12 +21,7 @@ COLUMNS = ("token", "count", "videos", "decision", "rule", "replacement", "candi
 
 def normalized_batches(input_path: str) -> list:
     """Every video of the input after step I."""
-    parts, seen = defaultdict(list), set()
-    for index, source in enumerate(find_annotation_files(input_path)):
-        for video_id, part in split_into_video_parts(load_annotations(source), index, seen).items():
-            parts[video_id].append(part)
-    return [rewrite_captions(assemble_video(video_id, video_parts), "normalize", normalize_caption)
-            for video_id, video_parts in sorted(parts.items())]
+    return [rewrite_captions(batch, "normalize", normalize_caption) for batch in read_input(input_path)]
 
 
 def corpus_statistics(batches) -> tuple:

@@ -28,12 +28,7 @@ from pipelines.exports import (  # noqa: E402
     run_exports,
 )
 from schemas.tables import CAPTIONS  # noqa: E402
-from transforms.read import (  # noqa: E402
-    assemble_video,
-    find_annotation_files,
-    load_annotations,
-    split_into_video_parts,
-)
+from transforms.read import read_input  # noqa: E402
 
 # video number -> (split, category); the numbers lie in the paper profile's split ranges.
 VIDEOS = {1: ("train", 3), 2: ("train", 9), 6513: ("validate", 0), 6600: ("validate", 14),
@@ -91,11 +86,7 @@ def caption_rows(output):
 
 def read_with_capclean(path):
     """What capclean's own reader makes of an MSR-VTT-format file or folder: (rows, rejected records)."""
-    seen, parts = set(), {}
-    for index, source in enumerate(find_annotation_files(str(path))):
-        for video_id, part in split_into_video_parts(load_annotations(source), index, seen).items():
-            parts.setdefault(video_id, []).append(part)
-    batches = [assemble_video(video_id, video_parts) for video_id, video_parts in parts.items()]
+    batches = read_input(str(path))
     rows = [{"video_id": batch.video_id, "sen_id": caption.sen_id, "split": batch.split,
              "category": batch.category, "caption": caption.text}
             for batch in batches for caption in batch.captions]

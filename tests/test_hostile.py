@@ -15,11 +15,10 @@ from transforms.dedup import remove_near_duplicates
 from transforms.read import (
     CaptionLimits,
     InputError,
-    assemble_video,
     caption_problem,
     find_annotation_files,
     load_annotations,
-    split_into_video_parts,
+    read_documents,
 )
 from transforms.screen import describe_character, outside_characters_reason, screen_video
 
@@ -105,8 +104,7 @@ def write_hostile_input(folder, raw_bytes_caption=True):
 # --- The pure functions ---------------------------------------------------------------------------
 
 def read_all(document, limits=CaptionLimits(500, 5000)):
-    parts = split_into_video_parts(document, 0, set(), limits)
-    return {video_id: assemble_video(video_id, [part]) for video_id, part in parts.items()}
+    return {batch.video_id: batch for batch in read_documents([document], limits)}
 
 
 def test_the_reader_puts_every_hostile_record_somewhere():
@@ -149,10 +147,8 @@ def test_duplicate_video_records_alike_are_one_video_and_unlike_ones_make_its_ca
 
 
 def test_duplicate_video_records_in_two_files_that_differ():
-    seen = set()
-    first = split_into_video_parts({"videos": [video(5)], "sentences": [record(1, 5, "a")]}, 0, seen)
-    second = split_into_video_parts({"videos": [video(5, category=9)], "sentences": []}, 1, seen)
-    batch = assemble_video("video5", [first["video5"], second["video5"]])
+    batch, = read_documents([{"videos": [video(5)], "sentences": [record(1, 5, "a")]},
+                             {"videos": [video(5, category=9)], "sentences": []}])
     assert batch.captions == [] and "category 3 and 9" in batch.removed[0]["reason"]
 
 

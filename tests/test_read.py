@@ -5,10 +5,10 @@ import pytest
 
 from transforms.read import (
     InputError,
-    assemble_video,
     find_annotation_files,
     load_annotations,
-    split_into_video_parts,
+    read_documents,
+    repeated_sen_ids,
 )
 
 
@@ -27,11 +27,7 @@ def annotations(videos, sentences):
 
 def read_all(*documents):
     """What the reader makes of these documents: video_id -> VideoBatch."""
-    seen, parts = set(), {}
-    for index, document in enumerate(documents):
-        for video_id, part in split_into_video_parts(document, index, seen).items():
-            parts.setdefault(video_id, []).append(part)
-    return {video_id: assemble_video(video_id, video_parts) for video_id, video_parts in parts.items()}
+    return {batch.video_id: batch for batch in read_documents(documents)}
 
 
 def test_captions_are_grouped_by_video_and_sorted_by_sen_id():
@@ -125,3 +121,19 @@ def test_broken_files_are_named(tmp_path):
     (tmp_path / "truncated.zip").write_bytes(b"PK\x03\x04 truncated")
     with pytest.raises(InputError, match=r"truncated.zip"):
         find_annotation_files(str(tmp_path))
+
+
+def test_repeated_sen_ids_keep_the_first_record_in_file_order_whatever_order_they_come_in():
+    records = [(7, 1, 0, "video2"), (7, 0, 5, "video1"), (7, 0, 2, "video3"), (8, 1, 1, "video2")]
+    for order in (records, records[::-1]):
+        repeats = repeated_sen_ids(order)
+        assert [(r.video_id, r.file_index, r.position) for r in repeats] == [("video1", 0, 5), ("video2", 1, 0)]
+
+
+def test_a_sen_id_repeated_in_another_file_is_removed_from_the_later_file():
+    batches = read_all(annotations([video(0)], [sentence(1, 0, "a")]),
+                       annotations([video(1)], [sentence(1, 1, "b"), sentence(2, 1, "c")]))
+    assert [c.sen_id for c in batches["video0"].captions] == [1]
+    assert [c.sen_id for c in batches["video1"].captions] == [2]
+    assert batches["video1"].removed[0]["reason"] == "sen_id repeated: 1 was read before"
+    assert batches["video1"].input_records == 2

@@ -116,8 +116,19 @@ class VideoPart:
     info: Optional[dict] = None  # video_id, split, category
     problem: Optional[str] = None  # why the video record, if any, is unusable
     conflict: Optional[str] = None  # set when the file holds two different records of the video
-    captions: list = field(default_factory=list)  # (sen_id, caption)
+    captions: list = field(default_factory=list)  # (sen_id, position in the file's sentences, caption)
     rejected: list = field(default_factory=list)  # (sen_id or None, caption or None, reason)
+    # (sen_id, position) of every record with a usable sen_id, usable or not: an id is used once read.
+    sen_ids: list = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class RepeatedSenId:
+    """A record whose sen_id an earlier record (in file order, then in the file) already has."""
+    video_id: str
+    sen_id: int
+    file_index: int
+    position: int
 
 
 def is_text(value) -> bool:
@@ -201,12 +212,10 @@ def _shown(value) -> str:
     return repr(printable(text[:40]))
 
 
-def split_into_video_parts(document: dict, file_index: int, seen_sen_ids: set,
-                           limits: CaptionLimits = NO_LIMITS) -> dict:
+def split_into_video_parts(document: dict, file_index: int, limits: CaptionLimits = NO_LIMITS) -> dict:
     """video_id -> VideoPart for one parsed annotation file.
 
-    `seen_sen_ids` carries the ids of earlier files, so an id repeated anywhere
-    in the input is caught: the first record keeps it, later ones are rejected.
+    A repeated sen_id is found later, over all files at once (`repeated_sen_ids`).
     """
     parts = {}
 
@@ -226,21 +235,43 @@ def split_into_video_parts(document: dict, file_index: int, seen_sen_ids: set,
             part(video_id).info = info
         elif part(video_id).info != info and part(video_id).conflict is None:
             part(video_id).conflict = conflicting_records(video_id, part(video_id).info, info)
-    for sentence in document["sentences"]:
+    for position, sentence in enumerate(document["sentences"]):
         sen_id = usable_sen_id(sentence)
         problem = sentence_problem(sentence, limits)
-        if sen_id is not None:
-            if sen_id in seen_sen_ids:
-                problem = f"sen_id repeated: {sen_id} was read before"
-            seen_sen_ids.add(sen_id)
         video_id = sentence.get("video_id") if isinstance(sentence, dict) else None
         video_id = video_id if is_text(video_id) else ""
         caption = sentence.get("caption") if isinstance(sentence, dict) else None
+        if sen_id is not None:
+            part(video_id).sen_ids.append((sen_id, position))
         if problem:
             part(video_id).rejected.append((sen_id, printable(caption) if isinstance(caption, str) else None, problem))
         else:
-            part(video_id).captions.append((sen_id, caption))
+            part(video_id).captions.append((sen_id, position, caption))
     return parts
+
+
+# Repeated sen_ids are found per range of this many ids: a range's records meet in one
+# group, so no process ever holds every id of the input.
+SEN_ID_RANGE = 4096
+
+
+def sen_ids_by_range(video_id: str, part: VideoPart) -> list:
+    """(range, [(sen_id, file_index, position, video_id), ...]) for the records of one VideoPart."""
+    by_range = {}
+    for sen_id, position in part.sen_ids:
+        by_range.setdefault(sen_id // SEN_ID_RANGE, []).append((sen_id, part.file_index, position, video_id))
+    return list(by_range.items())
+
+
+def repeated_sen_ids(records) -> list:
+    """RepeatedSenId for every record but the first of each sen_id, records being
+    (sen_id, file_index, position, video_id) in any order."""
+    repeated, first_seen = [], set()
+    for sen_id, file_index, position, video_id in sorted(records, key=lambda record: record[:3]):
+        if sen_id in first_seen:
+            repeated.append(RepeatedSenId(video_id, sen_id, file_index, position))
+        first_seen.add(sen_id)
+    return repeated
 
 
 def conflicting_records(video_id: str, first: dict, other: dict) -> str:
@@ -256,17 +287,25 @@ def usable_sen_id(sentence) -> Optional[int]:
     return None
 
 
-def assemble_video(video_id: str, parts) -> VideoBatch:
-    """One VideoBatch from what every file said about a video, in file order."""
+def assemble_video(video_id: str, parts, repeated=()) -> VideoBatch:
+    """One VideoBatch from what every file said about a video, in file order, and its repeated sen_ids."""
     parts = sorted(parts, key=lambda p: p.file_index)
+    repeats = {(r.file_index, r.position) for r in repeated}
     infos = [p.info for p in parts if p.info]
     info = infos[0] if infos else None
     problem = next((p.problem for p in parts if p.problem), None)
     conflict = next((p.conflict for p in parts if p.conflict), None)
     if conflict is None and any(other != info for other in infos[1:]):
         conflict = conflicting_records(video_id, info, next(other for other in infos if other != info))
-    captions = sorted((Caption(sen_id, text) for p in parts for sen_id, text in p.captions), key=lambda c: c.sen_id)
     rejected = [row for p in parts for row in p.rejected]
+    captions = []
+    for p in parts:
+        for sen_id, position, text in p.captions:
+            if (p.file_index, position) in repeats:
+                rejected.append((sen_id, text, f"sen_id repeated: {sen_id} was read before"))
+            else:
+                captions.append(Caption(sen_id, text))
+    captions.sort(key=lambda c: c.sen_id)
     batch = VideoBatch(video_id=video_id, split=info and info["split"], category=info and info["category"],
                        captions=captions, input_records=len(captions) + len(rejected))
     if info is None or conflict:
@@ -280,21 +319,59 @@ def assemble_video(video_id: str, parts) -> VideoBatch:
     return batch
 
 
-class ReadAnnotationFilesFn(beam.DoFn):
-    """All annotation files of the input, one after the other, as (video_id, VideoPart)."""
+def assemble_group(video_id: str, items) -> VideoBatch:
+    """assemble_video for what GroupByKey brings together: the video's parts and its repeated sen_ids."""
+    items = list(items)
+    return assemble_video(video_id, [item for item in items if isinstance(item, VideoPart)],
+                          [item for item in items if isinstance(item, RepeatedSenId)])
+
+
+def read_documents(documents, limits: CaptionLimits = NO_LIMITS) -> list:
+    """Every video of these parsed files (in file order) as a VideoBatch, sorted by video_id, in one
+    process: what the pipeline's reader makes of them, for tools and tests."""
+    parts = {}
+    for file_index, document in enumerate(documents):
+        for video_id, part in split_into_video_parts(document, file_index, limits).items():
+            parts.setdefault(video_id, []).append(part)
+    records = [record for video_id, video_parts in parts.items() for part in video_parts
+               for _, range_records in sen_ids_by_range(video_id, part) for record in range_records]
+    repeated = {}
+    for repeat in repeated_sen_ids(records):
+        repeated.setdefault(repeat.video_id, []).append(repeat)
+    return [assemble_video(video_id, video_parts, repeated.get(video_id, ()))
+            for video_id, video_parts in sorted(parts.items())]
+
+
+def read_input(input_path: str, limits: CaptionLimits = NO_LIMITS) -> list:
+    """read_documents over the annotation files of an input folder or file."""
+    return read_documents((load_annotations(source) for source in find_annotation_files(input_path)), limits)
+
+
+class ReadAnnotationFileFn(beam.DoFn):
+    """One annotation file -> ("part", video_id, VideoPart) for each video it names, and
+    ("sen_ids", range, records) for each range of sen_ids it holds.
+
+    One stream of two kinds, split by filters, rather than tagged outputs, which
+    some runners do not separate.
+    """
 
     def __init__(self, limits: CaptionLimits = NO_LIMITS):
         self._limits = limits
 
-    def process(self, sources):
-        seen_sen_ids = set()
-        for file_index, source in enumerate(sources):
-            parts = split_into_video_parts(load_annotations(source), file_index, seen_sen_ids, self._limits)
-            yield from parts.items()
+    def process(self, indexed_source):
+        file_index, source = indexed_source
+        for video_id, part in split_into_video_parts(load_annotations(source), file_index, self._limits).items():
+            yield "part", video_id, part
+            for sen_id_range, records in sen_ids_by_range(video_id, part):
+                yield "sen_ids", sen_id_range, records
 
 
 class ReadMsrVtt(beam.PTransform):
-    """MSR-VTT-format annotation files -> one VideoBatch per video id (sentences of unknown videos included)."""
+    """MSR-VTT-format annotation files -> one VideoBatch per video id (sentences of unknown videos included).
+
+    Each file is one element, so files are read in parallel and no worker holds more
+    than one. Repeated sen_ids are found by grouping the ids by range.
+    """
 
     def __init__(self, sources, limits: CaptionLimits = NO_LIMITS):
         super().__init__()
@@ -302,10 +379,28 @@ class ReadMsrVtt(beam.PTransform):
         self._limits = limits
 
     def expand(self, pipeline):
-        return (
+        read = (
             pipeline
-            | "AnnotationFiles" >> beam.Create([self._sources])
-            | "ReadAnnotationFiles" >> beam.ParDo(ReadAnnotationFilesFn(self._limits))
+            | "AnnotationFiles" >> beam.Create(list(enumerate(self._sources)))
+            | "ReadAnnotationFile" >> beam.ParDo(ReadAnnotationFileFn(self._limits))
+        )
+        parts = (
+            read
+            | "VideoParts" >> beam.Filter(lambda item: item[0] == "part")
+            | "KeyPartsByVideo" >> beam.Map(lambda item: (item[1], item[2]))
+        )
+        repeated = (
+            read
+            | "SenIdRanges" >> beam.Filter(lambda item: item[0] == "sen_ids")
+            | "KeyBySenIdRange" >> beam.Map(lambda item: (item[1], item[2]))
+            | "GroupBySenIdRange" >> beam.GroupByKey()
+            | "RepeatedSenIds" >> beam.FlatMapTuple(
+                lambda _, groups: repeated_sen_ids(record for records in groups for record in records))
+            | "KeyRepeatsByVideo" >> beam.Map(lambda repeat: (repeat.video_id, repeat))
+        )
+        return (
+            (parts, repeated)
+            | "PartsAndRepeats" >> beam.Flatten()
             | "GroupByVideo" >> beam.GroupByKey()
-            | "AssembleVideos" >> beam.MapTuple(assemble_video)
+            | "AssembleVideos" >> beam.MapTuple(assemble_group)
         )
