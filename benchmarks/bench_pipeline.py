@@ -59,8 +59,8 @@ def step_cores(config):
         return [next(iter(speller.process(b, **side_inputs))) for b in batches]
 
     def dedup(batches):
-        return [remove_near_duplicates(b, config.dedup.edit_threshold, config.dedup.similarity_threshold)
-                for b in batches]
+        return [remove_near_duplicates(b, config.dedup.edit_threshold, config.dedup.similarity_threshold,
+                                       config.dedup.until_stable) for b in batches]
 
     def runon(batches):
         limit = word_limit(add_moments(length_moments(b) for b in batches), config.runon.std_multiplier)

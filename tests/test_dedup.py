@@ -91,3 +91,24 @@ def test_grouping_with_an_edit_threshold():
     texts = ["a man is cooking pasta", "a men is cookin pasta", "a dog sleeps"]
     assert [[i for i, _ in group] for group in group_near_duplicates(texts, 1, 0.9)] == [[0, 1], [2]]
     assert [[i for i, _ in group] for group in group_near_duplicates(texts, 0, 0.9)] == [[0], [1], [2]]
+
+
+def make_batch(texts):
+    from transforms.batch import Caption, VideoBatch
+    return VideoBatch("video1", "train", 1, [Caption(number, text) for number, text in enumerate(texts)])
+
+
+def test_until_stable_removes_the_near_duplicates_a_single_greedy_pass_leaves():
+    # The opener takes the second caption (0.9) but not the third (0.833); the group keeps the
+    # longer second, which is a near-duplicate of the third (0.917): one pass leaves that pair.
+    texts = ["a man plays guitar", "a man plays a guitar", "a man plays a guitar now"]
+    once = remove_near_duplicates(make_batch(texts), 0, 0.85)
+    stable = remove_near_duplicates(make_batch(texts), 0, 0.85, until_stable=True)
+    left = [c.text for c in once.captions]
+    assert any(caption_similarity(a, b) >= 0.85 for i, a in enumerate(left) for b in left[i + 1:])
+    kept = [c.text for c in stable.captions]
+    assert not any(caption_similarity(a, b) >= 0.85 for i, a in enumerate(kept) for b in kept[i + 1:])
+    assert len(stable.captions) + len(stable.removed) == len(texts) and [c.sen_id for c in stable.captions] == [2]
+    kept_ids = {c.sen_id for c in stable.captions}
+    assert all(row["kept_sen_id"] in kept_ids for row in stable.removed)
+    assert remove_near_duplicates(stable, 0, 0.85, until_stable=True).removed == stable.removed

@@ -124,7 +124,22 @@ def caption_to_keep(texts: list, group: list) -> int:
     return max(group, key=lambda member: (len(texts[member[0]]), -member[0]))[0]
 
 
-def remove_near_duplicates(batch, edit_threshold: int, similarity_threshold: float):
+def remove_near_duplicates(batch, edit_threshold: int, similarity_threshold: float, until_stable: bool = False):
+    """Step III on one video. With `until_stable`, the grouping runs again on the kept captions
+    until it removes nothing: greedy grouping is not transitive, so once a group's opener
+    has gone, two captions it kept can still be near-duplicates of each other, and a
+    second cleaning of the output would remove them."""
+    current, number = _remove_once(batch, edit_threshold, similarity_threshold, 1), 1
+    while until_stable:
+        number += 1
+        again = _remove_once(current, edit_threshold, similarity_threshold, number)
+        if len(again.captions) == len(current.captions):
+            break
+        current = again
+    return replace(current, removed=batch.removed + _final_keepers(current.removed[len(batch.removed):]))
+
+
+def _remove_once(batch, edit_threshold: int, similarity_threshold: float, number: int):
     texts = [caption.text for caption in batch.captions]
     keep, removed = set(), []
     for group in group_near_duplicates(texts, edit_threshold, similarity_threshold):
@@ -140,10 +155,25 @@ def remove_near_duplicates(batch, edit_threshold: int, similarity_threshold: flo
                 how = "opened a near-duplicate group"
             else:
                 how = f"near-duplicate of sen_id {opener_id} (similarity {similarity:.3f})"
-            reason = f"{how}; e={edit_threshold}, s={similarity_threshold}; the group keeps its longest caption"
-            removed.append(removed_row(batch, caption.sen_id, caption.text, STEP, reason, kept_sen_id=kept_id))
+            again = f"; pass {number}, on the captions earlier passes kept" if number > 1 else ""
+            reason = f"{how}; e={edit_threshold}, s={similarity_threshold}{again}; the group keeps its longest caption"
+            row = removed_row(batch, caption.sen_id, caption.text, STEP, reason, kept_sen_id=kept_id)
+            removed.append({**row, "_pass": number})
     captions = [caption for index, caption in enumerate(batch.captions) if index in keep]
     return replace(batch, captions=captions, removed=batch.removed + removed)
+
+
+def _final_keepers(rows: list) -> list:
+    """The step's removal rows with `kept_sen_id` pointing at a caption that stays: a keeper
+    a later pass removed hands its group on to its own keeper."""
+    keeper_of = {row["sen_id"]: row["kept_sen_id"] for row in rows}
+    final = []
+    for row in rows:
+        kept = row["kept_sen_id"]
+        while kept in keeper_of:
+            kept = keeper_of[kept]
+        final.append({key: value for key, value in row.items() if key != "_pass"} | {"kept_sen_id": kept})
+    return final
 
 
 class RemoveNearDuplicates(beam.PTransform):
@@ -155,4 +185,5 @@ class RemoveNearDuplicates(beam.PTransform):
 
     def expand(self, batches):
         return batches | "RemoveNearDuplicates" >> beam.Map(
-            remove_near_duplicates, self._config.edit_threshold, self._config.similarity_threshold)
+            remove_near_duplicates, self._config.edit_threshold, self._config.similarity_threshold,
+            self._config.until_stable)
