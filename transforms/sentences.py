@@ -37,7 +37,7 @@ SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "expl"})
 JOINING_WORDS = frozenset("""
 and or but nor so yet plus because while when whenever as if that which who whom whose where wherever
 what whatever why how until till since after before though although whereas than like unless once
-whether about of to for with by from into onto at in on
+whether about of to for with by from into onto at in on everytime
 """.split())
 # Verbs that take a clause as object without "that" ("he says he is tired").
 CLAUSE_VERBS = frozenset("""
@@ -45,11 +45,14 @@ say says said saying tell tells told telling show shows showed showing think thi
 know knows knew knowing explain explains explained explaining describe describes described describing
 believe believes believed feel feels felt see sees saw seeing hear hears heard hope hopes hoped wish
 wishes wished mention mentions mentioned claim claims claimed guess guesses guessed suppose supposes
-realize realizes realized notice notices noticed pretend pretends pretending pretended demonstrate
+wishing decide decides decided deciding realize realizes realized notice notices noticed pretend pretends pretending pretended demonstrate
 demonstrates demonstrating announce announces announcing ask asks asked asking discuss discusses discussing
 reveal reveals revealing shows suggest suggests suggesting find finds found finding imagine imagines
 learn learns learning make makes making let lets letting watch watches watching want wants wanted
 """.split())
+# Phrases of time that open the new sentence with its subject ("... at that time the sheep is afraid").
+SEQUENCE_PHRASES = tuple(tuple(phrase.split()) for phrase in (
+    "at that time", "after that", "after this", "in the end", "at the end", "after a while", "at last", "later on"))
 # Verbs that take a person and then a clause: "tells her she is ...", "shows viewers they can ...".
 OBJECT_CLAUSE_VERBS = frozenset("""
 tell tells told telling show shows showed showing ask asks asked asking teach teaches taught teaching remind reminds
@@ -66,16 +69,25 @@ OBJECT_DEPS = frozenset({"dobj", "ccomp", "xcomp", "attr", "acomp", "oprd", "dat
 EMBEDDING_WORDS = frozenset({"how", "what", "why", "where", "when", "which", "who", "whether", "if", "case", "that"})
 # Subjects that belong to the clause before them (relative and question words).
 RELATIVE_SUBJECTS = frozenset({"that", "which", "who", "whom", "whose", "what", "whoever", "whatever"})
+# Adjectives that take a clause without "that": "sure she wants it", "happy he won".
+CLAUSE_ADJECTIVES = frozenset({"sure", "glad", "happy", "sorry", "afraid", "surprised", "excited", "proud", "certain",
+                               "aware", "confident", "worried", "amazed", "shocked"})
+# Tags a piece without a finite verb may open with to stand as a sentence: a noun phrase
+# ("a tree with green leaves in a forest"), not a fronted preposition or participle.
+PHRASE_OPENING_TAGS = frozenset({"DT", "CD", "JJ", "JJR", "JJS", "NN", "NNS", "NNP", "NNPS", "PRP", "PRP$", "EX", "PDT"})
 # Tags of words a unit cannot end with: determiners, prepositions, possessives, conjunctions.
 OPEN_ENDING_TAGS = frozenset({"DT", "IN", "CC", "PRP$", "WDT", "WP", "WP$", "WRB", "TO", "POS", "PDT"})
 
 
 @dataclass(frozen=True)
 class BoundaryRule:
-    """The rule's parameters (RunonConfig carries them)."""
+    """The rule's parameters (RunonConfig carries the numbers)."""
 
     min_left_words: int = 3  # words before a boundary, at least
     min_right_words: int = 3  # words after it, at least
+    # Verb forms that mostly take a direct object (transforms/sentences_transitive_verbs.txt):
+    # without one, a pronoun clause after a noun is a reduced relative clause.
+    transitive_verbs: frozenset = frozenset()
 
 
 @dataclass(frozen=True)
@@ -116,10 +128,17 @@ def has_unjoined_finite_verbs(words: list, finite_verbs: frozenset) -> bool:
     for i, word in enumerate(words):
         if word not in finite_verbs or (i > 0 and words[i - 1] in NOT_AFTER):
             continue
-        if previous is not None and not any(w in JOINERS for w in words[previous + 1:i]):
+        between = words[previous + 1:i] if previous is not None else []
+        if previous is not None and not any(w in JOINERS and not is_demonstrative(between, j)
+                                            for j, w in enumerate(between)):
             return True
         previous = i
     return False
+
+
+def is_demonstrative(words: list, i: int) -> bool:
+    """Is words[i] the demonstrative "that" of a phrase such as "at that time" (not a joining "that")?"""
+    return words[i] == "that" and i > 0 and words[i - 1] in ("at", "in", "on", "after", "of", "like", "by")
 
 
 def has_clause_cue(words: list, prefilter: Prefilter) -> bool:
@@ -161,19 +180,31 @@ def has_finite_clause(span) -> bool:
     return False
 
 
-def is_reduced_relative(subject, verb, start) -> bool:
-    """`noun + pronoun + verb` with nothing after the verb that completes it: "the vest he is wearing"."""
+def is_reduced_relative(subject, verb, start, transitive_verbs: frozenset) -> bool:
+    """`noun + pronoun + verb` with a gap for the noun: "the vest he is wearing", "the recipe she is going to
+    use", "the chair he sits on". An intransitive verb has no gap ("the car he is talking next to a suv"),
+    nor has a verb with its object, complement or particle ("a dog he lies down")."""
     if subject.lower_ not in PRONOUN_SUBJECTS or start != subject.i or start == 0:
         return False
-    before = subject.doc[start - 1]
+    doc = subject.doc
+    before = doc[start - 1]
     if before.tag_ not in NOUN_TAGS and before.lower_ not in ("something", "anything", "everything"):
         return False
-    return not any(completes(child) for child in verb.children if child.i > verb.i)
+    if doc[len(doc) - 1].tag_ == "IN" or verb.i == len(doc) - 1:
+        return True  # a stranded preposition, or nothing after the verb: "a new puppy he is transporting"
+    return has_object_gap(verb, transitive_verbs)
 
 
-def completes(child) -> bool:
-    """A dependent that makes its verb complete without an object gap ("it has grown very tall")."""
-    return child.dep_ in OBJECT_DEPS or (child.dep_ == "advmod" and child.tag_ == "JJ")
+def has_object_gap(verb, transitive_verbs: frozenset) -> bool:
+    """A transitive verb (at the end of its chain of "to" complements) with nothing that completes it."""
+    later = [child for child in verb.children if child.i > verb.i]
+    for child in later:
+        if child.dep_ == "xcomp":
+            return has_object_gap(child, transitive_verbs)
+    if any(child.dep_ in OBJECT_DEPS or child.dep_ == "conj" or (child.dep_ == "advmod" and child.tag_ == "JJ")
+           for child in later):
+        return False
+    return verb.lower_ in transitive_verbs
 
 
 def boundary_tokens(doc, rule: BoundaryRule) -> list:
@@ -209,9 +240,16 @@ def subject_starts(doc):
 
 
 def with_sequence_adverb(doc, start: int) -> int:
-    """Move a clause's start back over "then", "now" ... unless "and" joins them to what precedes."""
-    if start > 0 and doc[start - 1].lower_ in SEQUENCE_ADVERBS and (start < 2 or doc[start - 2].lower_ != "and"):
-        return start - 1
+    """Move a clause's start back over "then", "now", "at that time" ... unless "and" joins them to what precedes."""
+    for phrase in SEQUENCE_PHRASES:
+        if start >= len(phrase) and tuple(t.lower_ for t in doc[start - len(phrase):start]) == phrase:
+            start -= len(phrase)
+            break
+    else:
+        if start > 0 and doc[start - 1].lower_ in SEQUENCE_ADVERBS:
+            start -= 1
+    if start > 0 and doc[start - 1].lower_ == "and":
+        return start + 1 if doc[start].lower_ in SEQUENCE_ADVERBS else start
     return start
 
 
@@ -230,7 +268,7 @@ def phrase_before(verb):
     if verb.tag_ not in ("VBZ", "VBD") or verb.dep_ in ("aux", "auxpass") or verb.i < 2:
         return None
     before = verb.doc[verb.i - 1]
-    if before.tag_ not in NOUN_TAGS or noun_phrase_start(verb) is None:
+    if (before.tag_ not in NOUN_TAGS and before.tag_ != "DT") or noun_phrase_start(verb) is None:
         return None
     return before
 
@@ -239,6 +277,8 @@ def noun_phrase_start(verb):
     """The determiner (or number, possessive) that opens the noun phrase right before `verb`, if there is one."""
     doc = verb.doc
     i = verb.i - 1
+    if doc[i].lower_ in ("both", "all", "everyone", "someone", "everybody", "somebody"):
+        return i  # a subject on its own: "then both pushes the car"
     while i >= 0 and doc[i].tag_ in NOUN_TAGS | {"JJ", "JJR", "JJS"}:
         i -= 1
     if i < 0 or i == verb.i - 1 or doc[i].tag_ not in ("DT", "CD", "PRP$") or doc[i].lower_ in ("that", "which", "this"):
@@ -247,19 +287,39 @@ def noun_phrase_start(verb):
 
 
 def opens_sentence(doc, subject, start, last, rule: BoundaryRule) -> bool:
+    """Does the clause of `subject`, starting at token `start`, open a new sentence?
+
+    Each test below turns away one way a clause joins what precedes it; the
+    rule keeps a boundary only when none applies (precision first).
+    """
     left = doc[last:start]
     if len(left) < rule.min_left_words or len(doc) - start < rule.min_right_words:
         return False
-    before = doc[start - 1]
+    before, opener = doc[start - 1], doc[start]
+    by_sequence = opener.lower_ in SEQUENCE_ADVERBS  # "... then he enters a room"
     if before.lower_ in JOINING_WORDS or before.tag_ in OPEN_ENDING_TAGS or before.lower_ in CLAUSE_VERBS:
         return False
-    if start >= 2 and doc[start - 2].lower_ in OBJECT_CLAUSE_VERBS and (before.tag_ == "PRP" or before.lower_ in AUDIENCES):
-        return False  # "tells her she is", "shows people they can"
+    if before.lower_ in SEQUENCE_ADVERBS or before.lower_ in CLAUSE_ADJECTIVES:
+        return False  # "and then he ...", "sure she wants it"
+    if not by_sequence and (before.tag_.startswith("VB") or before.tag_ == "RP"):
+        # The phrase after a verb is mostly its object or clause ("climbs the rocky mountain", "a man wearing
+        # a red hat"); only a determiner-led subject after an intransitive verb opens a sentence ("the word
+        # destiny flashes a man goes ...").
+        if before.tag_ == "RP" or before.lower_ in rule.transitive_verbs or opener.tag_ not in ("DT", "CD", "PRP$"):
+            return False
+    told = [t for t in doc[max(start - 3, last):start - 1] if t.lower_ in OBJECT_CLAUSE_VERBS]
+    if told and (before.tag_ in NOUN_TAGS or before.tag_ == "PRP" or before.lower_ in AUDIENCES):
+        return False  # "tells her she is", "shows people they can", "telling her friends she is"
     if any(token.lower_ in EMBEDDING_WORDS for token in doc[max(start - 3, last):start]):
         return False  # "how easy it is", "in case a puppy becomes"
-    if subject.lower_ not in PRONOUN_SUBJECTS and not has_finite_clause(left) and not has_verb(left):
-        return False  # a fronted phrase, not a sentence: "on a straight road a man rides"
-    if is_reduced_relative(subject, subject.head, start):
+    if not has_finite_clause(left):
+        if left[0].tag_ not in PHRASE_OPENING_TAGS:
+            return False  # a fronted phrase: "in the beginning it shows", "by opening the box it fell"
+        if subject.lower_ not in PRONOUN_SUBJECTS and not by_sequence:
+            return False  # "on a straight road a man rides"
+    if subject.lower_ not in PRONOUN_SUBJECTS and opener.tag_ in NOUN_TAGS and before.tag_ in NOUN_TAGS:
+        return False  # a bare noun after a noun is more likely a compound: "a man in check shirt is playing"
+    if is_reduced_relative(subject, subject.head, start, rule.transitive_verbs):
         return False
     return True
 
