@@ -41,7 +41,7 @@ whether about of to for with by from into onto at in on everytime
 """.split())
 # Verbs that take a clause as object without "that" ("he says he is tired").
 CLAUSE_VERBS = frozenset("""
-say says said saying tell tells told telling show shows showed showing think thinks thought thinking
+say says said saying state states stated stating tell tells told telling show shows showed showing think thinks thought thinking
 know knows knew knowing explain explains explained explaining describe describes described describing
 believe believes believed feel feels felt see sees saw seeing hear hears heard hope hopes hoped wish
 wishes wished mention mentions mentioned claim claims claimed guess guesses guessed suppose supposes
@@ -50,6 +50,14 @@ demonstrates demonstrating announce announces announcing ask asks asked asking d
 reveal reveals revealing shows suggest suggests suggesting find finds found finding imagine imagines
 learn learns learning make makes making let lets letting watch watches watching want wants wanted
 """.split())
+# Verbs that need what follows them: "a man is | a black cape plays guitar" is one garbled sentence.
+AUXILIARY_VERBS = frozenset({"is", "are", "was", "were", "be", "been", "am", "has", "have", "had", "do", "does", "did",
+                             "can", "could", "will", "would", "should", "may", "might", "must", "s", "re"})
+# Nouns a clause without "that" describes: "the reason she comes", "a way you can learn".
+RELATIVE_NOUNS = frozenset({"way", "ways", "reason", "reasons", "time", "times", "place", "places", "moment", "day",
+                            "thing", "things", "stuff", "something", "anything", "everything", "one", "kind", "type"})
+# Subordinators whose clause wants a main clause after it: "if they don t get a trophy they won t ...".
+CONDITION_WORDS = frozenset({"if", "when", "whenever", "unless", "although", "though", "once", "because", "since"})
 # Phrases of time that open the new sentence with its subject ("... at that time the sheep is afraid").
 SEQUENCE_PHRASES = tuple(tuple(phrase.split()) for phrase in (
     "at that time", "after that", "after this", "in the end", "at the end", "after a while", "at last", "later on"))
@@ -184,14 +192,18 @@ def is_reduced_relative(subject, verb, start, transitive_verbs: frozenset) -> bo
     """`noun + pronoun + verb` with a gap for the noun: "the vest he is wearing", "the recipe she is going to
     use", "the chair he sits on". An intransitive verb has no gap ("the car he is talking next to a suv"),
     nor has a verb with its object, complement or particle ("a dog he lies down")."""
-    if subject.lower_ not in PRONOUN_SUBJECTS or start != subject.i or start == 0:
+    if start == 0 or start != subject.left_edge.i:
         return False
     doc = subject.doc
     before = doc[start - 1]
-    if before.tag_ not in NOUN_TAGS and before.lower_ not in ("something", "anything", "everything"):
+    if before.tag_ not in NOUN_TAGS and before.lower_ not in RELATIVE_NOUNS:
         return False
-    if doc[len(doc) - 1].tag_ == "IN" or verb.i == len(doc) - 1:
-        return True  # a stranded preposition, or nothing after the verb: "a new puppy he is transporting"
+    if verb.i == len(doc) - 1:
+        return True  # nothing after the verb: "a new puppy he is transporting", "the board their company had made"
+    if subject.lower_ not in PRONOUN_SUBJECTS:
+        return False
+    if before.lower_ in RELATIVE_NOUNS or doc[len(doc) - 1].tag_ == "IN":
+        return True  # "the reason she comes", a stranded preposition: "the chair he sits on"
     return has_object_gap(verb, transitive_verbs)
 
 
@@ -201,9 +213,12 @@ def has_object_gap(verb, transitive_verbs: frozenset) -> bool:
     for child in later:
         if child.dep_ == "xcomp":
             return has_object_gap(child, transitive_verbs)
-    if any(child.dep_ in OBJECT_DEPS or child.dep_ == "conj" or (child.dep_ == "advmod" and child.tag_ == "JJ")
-           for child in later):
+    if any(child.dep_ in OBJECT_DEPS or (child.dep_ == "advmod" and child.tag_ == "JJ") for child in later):
         return False
+    conjuncts = [child for child in later if child.dep_ == "conj"]
+    if conjuncts and not all(has_object_gap(child, transitive_verbs) or child.i == len(child.doc) - 1
+                             for child in conjuncts):
+        return False  # "a dog he lies down and tries to look sorry"; not "a game he is playing and streaming"
     return verb.lower_ in transitive_verbs
 
 
@@ -305,13 +320,16 @@ def opens_sentence(doc, subject, start, last, rule: BoundaryRule) -> bool:
         # The phrase after a verb is mostly its object or clause ("climbs the rocky mountain", "a man wearing
         # a red hat"); only a determiner-led subject after an intransitive verb opens a sentence ("the word
         # destiny flashes a man goes ...").
-        if before.tag_ == "RP" or before.lower_ in rule.transitive_verbs or opener.tag_ not in ("DT", "CD", "PRP$"):
+        if (before.tag_ == "RP" or before.lower_ in rule.transitive_verbs or before.lower_ in AUXILIARY_VERBS
+                or opener.tag_ not in ("DT", "CD", "PRP$")):
             return False
-    told = [t for t in doc[max(start - 3, last):start - 1] if t.lower_ in OBJECT_CLAUSE_VERBS]
+    told = [t for t in doc[max(start - 4, last):start - 1] if t.lower_ in OBJECT_CLAUSE_VERBS]
     if told and (before.tag_ in NOUN_TAGS or before.tag_ == "PRP" or before.lower_ in AUDIENCES):
         return False  # "tells her she is", "shows people they can", "telling her friends she is"
     if any(token.lower_ in EMBEDDING_WORDS for token in doc[max(start - 3, last):start]):
         return False  # "how easy it is", "in case a puppy becomes"
+    if any(token.lower_ in CONDITION_WORDS for token in doc[max(start - 6, last):start]):
+        return False  # "if they don t get a trophy they won t ..."
     if not has_finite_clause(left):
         if left[0].tag_ not in PHRASE_OPENING_TAGS:
             return False  # a fronted phrase: "in the beginning it shows", "by opening the box it fell"
