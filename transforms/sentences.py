@@ -37,7 +37,7 @@ SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "expl"})
 JOINING_WORDS = frozenset("""
 and or but nor so yet plus because while when whenever as if that which who whom whose where wherever
 what whatever why how until till since after before though although whereas than like unless once
-whether about of to for with by from into onto at in on everytime
+whether about of to for with by from into onto at in on everytime everywhere wherever
 """.split())
 # Verbs that take a clause as object without "that" ("he says he is tired").
 CLAUSE_VERBS = frozenset("""
@@ -72,7 +72,10 @@ NOUN_TAGS = frozenset({"NN", "NNS", "NNP", "NNPS"})
 SEQUENCE_ADVERBS = frozenset({"then", "now", "later", "next", "meanwhile", "afterwards", "finally", "suddenly"})
 # Dependents that make a clause's verb complete on its own: with none of them a pronoun
 # clause after a noun is read as a reduced relative clause ("the game they are playing").
-OBJECT_DEPS = frozenset({"dobj", "ccomp", "xcomp", "attr", "acomp", "oprd", "dative", "prt"})
+# (Not "dative": "the speech he is giving to an audience" has its gap before it.)
+OBJECT_DEPS = frozenset({"dobj", "ccomp", "xcomp", "attr", "acomp", "oprd", "prt"})
+# Prepositions the tagger calls adverbs when they end a clause: "the podium he is standing behind".
+STRANDED = frozenset({"behind", "on", "in", "with", "at", "to", "from", "about", "for", "into", "over", "under", "around"})
 # Words that make the subject after them part of their own clause: "how easy it is", "in case a puppy ...".
 EMBEDDING_WORDS = frozenset({"how", "what", "why", "where", "when", "which", "who", "whether", "if", "case", "that"})
 # Subjects that belong to the clause before them (relative and question words).
@@ -202,7 +205,7 @@ def is_reduced_relative(subject, verb, start, transitive_verbs: frozenset) -> bo
         return True  # nothing after the verb: "a new puppy he is transporting", "the board their company had made"
     if subject.lower_ not in PRONOUN_SUBJECTS:
         return False
-    if before.lower_ in RELATIVE_NOUNS or doc[len(doc) - 1].tag_ == "IN":
+    if before.lower_ in RELATIVE_NOUNS or doc[len(doc) - 1].tag_ == "IN" or doc[len(doc) - 1].lower_ in STRANDED:
         return True  # "the reason she comes", a stranded preposition: "the chair he sits on"
     return has_object_gap(verb, transitive_verbs)
 
@@ -323,13 +326,15 @@ def opens_sentence(doc, subject, start, last, rule: BoundaryRule) -> bool:
         if (before.tag_ == "RP" or before.lower_ in rule.transitive_verbs or before.lower_ in AUXILIARY_VERBS
                 or opener.tag_ not in ("DT", "CD", "PRP$")):
             return False
-    told = [t for t in doc[max(start - 4, last):start - 1] if t.lower_ in OBJECT_CLAUSE_VERBS]
+    told = [t for t in doc[max(start - 5, last):start - 1] if t.lower_ in OBJECT_CLAUSE_VERBS]
     if told and (before.tag_ in NOUN_TAGS or before.tag_ == "PRP" or before.lower_ in AUDIENCES):
         return False  # "tells her she is", "shows people they can", "telling her friends she is"
     if any(token.lower_ in EMBEDDING_WORDS for token in doc[max(start - 3, last):start]):
         return False  # "how easy it is", "in case a puppy becomes"
     if any(token.lower_ in CONDITION_WORDS for token in doc[max(start - 6, last):start]):
         return False  # "if they don t get a trophy they won t ..."
+    if is_second_conjunct(doc, start, last):
+        return False  # "a woman is speaking and in a hand there is a mouse", "but luckily he was fine"
     if not has_finite_clause(left):
         if left[0].tag_ not in PHRASE_OPENING_TAGS:
             return False  # a fronted phrase: "in the beginning it shows", "by opening the box it fell"
@@ -340,6 +345,18 @@ def opens_sentence(doc, subject, start, last, rule: BoundaryRule) -> bool:
     if is_reduced_relative(subject, subject.head, start, rule.transitive_verbs):
         return False
     return True
+
+
+def is_second_conjunct(doc, start, last) -> bool:
+    """Is the clause at `start` the second conjunct of a conjunction shortly before it, with an adverb or a
+    phrase in between and no verb ("and in a hand there is a mouse", "but luckily he was fine")? A
+    conjunction of nouns ("a doll and baby dolls she is ...") does not join the clause."""
+    for token in reversed(doc[max(start - 5, last):start]):
+        if token.tag_.startswith("VB"):
+            return False
+        if token.tag_ == "CC" and token.i + 1 < start:
+            return doc[token.i + 1].tag_ in ("IN", "RB", "RBR", "RBS")
+    return False
 
 
 def has_verb(tokens) -> bool:
