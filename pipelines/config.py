@@ -69,7 +69,7 @@ class RunonConfig:
     # parse, pre-filter: captions shorter than min_words are never parsed; longer ones only
     # when they hold two finite verbs not joined by a conjunction, or a subject pronoun,
     # "there" or "then" (after cue_after_words words) before a finite verb.
-    min_words: int = 7
+    min_words: int = 8
     cue_after_words: int = 3
     # parse, boundary rule: words a sentence needs before and after a boundary.
     min_left_words: int = 3

@@ -106,7 +106,7 @@ class Prefilter:
     """Which captions are worth a parse: cheap tests on the words alone."""
 
     finite_verbs: frozenset  # words that are mostly finite verbs (transforms/sentences_finite_verbs.txt)
-    min_words: int = 7  # shorter captions are never split
+    min_words: int = 8  # shorter captions are never split
     cue_after_words: int = 3  # a clause-opening word counts only after this many words
 
 
@@ -146,7 +146,9 @@ def has_unjoined_finite_verbs(words: list, finite_verbs: frozenset) -> bool:
         between = words[previous + 1:i] if previous is not None else []
         if previous is not None and not any(w in JOINERS and not is_demonstrative(between, j)
                                             for j, w in enumerate(between)):
-            return True
+            # A bare form after "is ... " is mostly a verb inside the clause: "are watching a cat walk".
+            if word in AUXILIARY_VERBS or word.endswith(("s", "ed")) or words[previous] not in AUXILIARY_VERBS:
+                return True
         previous = i
     return False
 
