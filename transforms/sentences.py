@@ -12,10 +12,13 @@ relative clause, a complement or a conjunct. The rule here reads the parse:
   joins the two: no conjunction, subordinator, relative or question word,
   preposition, determiner, or verb that takes a clause ("says", "shows").
 
-A pronoun subject right after a noun, whose verb has no object of its own, is
-a reduced relative clause ("a vest he is wearing", "the game they are
-playing"), not a new sentence. An adverb of sequence before the subject
-("then", "now") starts the new sentence with it.
+A pronoun subject right after a noun, whose transitive verb lacks its object,
+is a reduced relative clause ("a vest he is wearing", "the game they are
+playing"), not a new sentence; so is a clause that ends at its verb. A piece
+without a finite verb stands as a sentence only when it opens with a noun
+phrase ("a tree with green leaves in a forest | it has grown very tall"), not
+a fronted preposition ("in the beginning it shows ..."). An adverb or phrase of
+sequence before the subject ("then", "at that time") starts the new sentence.
 
 Boundaries fall only between whitespace words, so the pieces joined by one
 space always give back the caption: a split never loses, reorders or changes a
@@ -41,14 +44,16 @@ whether about of to for with by from into onto at in on everytime everywhere whe
 """.split())
 # Verbs that take a clause as object without "that" ("he says he is tired").
 CLAUSE_VERBS = frozenset("""
-say says said saying state states stated stating tell tells told telling show shows showed showing think thinks thought thinking
-know knows knew knowing explain explains explained explaining describe describes described describing
-believe believes believed feel feels felt see sees saw seeing hear hears heard hope hopes hoped wish
-wishes wished mention mentions mentioned claim claims claimed guess guesses guessed suppose supposes
-wishing decide decides decided deciding realize realizes realized notice notices noticed pretend pretends pretending pretended demonstrate
-demonstrates demonstrating announce announces announcing ask asks asked asking discuss discusses discussing
-reveal reveals revealing shows suggest suggests suggesting find finds found finding imagine imagines
-learn learns learning make makes making let lets letting watch watches watching want wants wanted
+say says said saying state states stated stating tell tells told telling show shows showed showing
+think thinks thought thinking know knows knew knowing explain explains explained explaining
+describe describes described describing believe believes believed feel feels felt see sees saw seeing
+hear hears heard hope hopes hoped wish wishes wished wishing mention mentions mentioned
+claim claims claimed guess guesses guessed suppose supposes decide decides decided deciding
+realize realizes realized notice notices noticed pretend pretends pretending pretended
+demonstrate demonstrates demonstrating announce announces announcing ask asks asked asking
+discuss discusses discussing reveal reveals revealing suggest suggests suggesting find finds found finding
+imagine imagines learn learns learning make makes making let lets letting watch watches watching
+want wants wanted
 """.split())
 # Verbs that need what follows them: "a man is | a black cape plays guitar" is one garbled sentence.
 AUXILIARY_VERBS = frozenset({"is", "are", "was", "were", "be", "been", "am", "has", "have", "had", "do", "does", "did",
@@ -313,44 +318,52 @@ def noun_phrase_start(verb):
 def opens_sentence(doc, subject, start, last, rule: BoundaryRule) -> bool:
     """Does the clause of `subject`, starting at token `start`, open a new sentence?
 
-    Each test below turns away one way a clause joins what precedes it; the
-    rule keeps a boundary only when none applies (precision first).
+    Each test turns away one way a clause joins what precedes it; the rule
+    keeps a boundary only when none applies (precision first).
     """
     left = doc[last:start]
     if len(left) < rule.min_left_words or len(doc) - start < rule.min_right_words:
         return False
+    return not (joined_by_words(doc, start, last, rule)
+                or is_not_a_sentence_start(left, subject, doc[start - 1], doc[start])
+                or is_reduced_relative(subject, subject.head, start, rule.transitive_verbs))
+
+
+def joined_by_words(doc, start, last, rule: BoundaryRule) -> bool:
+    """Do the words just before `start` join the clause to what precedes it?"""
     before, opener = doc[start - 1], doc[start]
     by_sequence = opener.lower_ in SEQUENCE_ADVERBS  # "... then he enters a room"
     if before.lower_ in JOINING_WORDS or before.tag_ in OPEN_ENDING_TAGS or before.lower_ in CLAUSE_VERBS:
-        return False
+        return True
     if before.lower_ in SEQUENCE_ADVERBS or before.lower_ in CLAUSE_ADJECTIVES:
-        return False  # "and then he ...", "sure she wants it"
+        return True  # "and then he ...", "sure she wants it"
     if not by_sequence and (before.tag_.startswith("VB") or before.tag_ == "RP"):
         # The phrase after a verb is mostly its object or clause ("climbs the rocky mountain", "a man wearing
         # a red hat"); only a determiner-led subject after an intransitive verb opens a sentence ("the word
         # destiny flashes a man goes ...").
         if (before.tag_ == "RP" or before.lower_ in rule.transitive_verbs or before.lower_ in AUXILIARY_VERBS
                 or opener.tag_ not in ("DT", "CD", "PRP$")):
-            return False
+            return True
     told = [t for t in doc[max(start - 5, last):start - 1] if t.lower_ in OBJECT_CLAUSE_VERBS]
     if told and (before.tag_ in NOUN_TAGS or before.tag_ == "PRP" or before.lower_ in AUDIENCES):
-        return False  # "tells her she is", "shows people they can", "telling her friends she is"
+        return True  # "tells her she is", "shows people they can", "telling her friends she is"
     if any(token.lower_ in EMBEDDING_WORDS for token in doc[max(start - 3, last):start]):
-        return False  # "how easy it is", "in case a puppy becomes"
+        return True  # "how easy it is", "in case a puppy becomes"
     if any(token.lower_ in CONDITION_WORDS for token in doc[max(start - 6, last):start]):
-        return False  # "if they don t get a trophy they won t ..."
-    if is_second_conjunct(doc, start, last):
-        return False  # "a woman is speaking and in a hand there is a mouse", "but luckily he was fine"
+        return True  # "if they don t get a trophy they won t ..."
+    return is_second_conjunct(doc, start, last)  # "a woman is speaking and in a hand there is a mouse"
+
+
+def is_not_a_sentence_start(left, subject, before, opener) -> bool:
+    """Is the piece before the clause a fronted phrase, or the clause's subject part of a compound?"""
+    pronoun = subject.lower_ in PRONOUN_SUBJECTS
     if not has_finite_clause(left):
         if left[0].tag_ not in PHRASE_OPENING_TAGS:
-            return False  # a fronted phrase: "in the beginning it shows", "by opening the box it fell"
-        if subject.lower_ not in PRONOUN_SUBJECTS and not by_sequence:
-            return False  # "on a straight road a man rides"
-    if subject.lower_ not in PRONOUN_SUBJECTS and opener.tag_ in NOUN_TAGS and before.tag_ in NOUN_TAGS:
-        return False  # a bare noun after a noun is more likely a compound: "a man in check shirt is playing"
-    if is_reduced_relative(subject, subject.head, start, rule.transitive_verbs):
-        return False
-    return True
+            return True  # a fronted phrase: "in the beginning it shows", "by opening the box it fell"
+        if not pronoun and opener.lower_ not in SEQUENCE_ADVERBS:
+            return True  # "on a straight road a man rides"
+    # A bare noun after a noun is more likely a compound: "a man in check shirt is playing".
+    return not pronoun and opener.tag_ in NOUN_TAGS and before.tag_ in NOUN_TAGS
 
 
 def is_second_conjunct(doc, start, last) -> bool:
