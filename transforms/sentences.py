@@ -378,10 +378,6 @@ def is_second_conjunct(doc, start, last) -> bool:
     return False
 
 
-def has_verb(tokens) -> bool:
-    return any(token.tag_.startswith("VB") for token in tokens)
-
-
 def boundary_words(doc, rule: BoundaryRule) -> list:
     """Word indices (whitespace words) where a new sentence starts."""
     starts = word_starts(doc)
