@@ -41,7 +41,7 @@ def time_steps(input_path, profile):
     from transforms.batch import rewrite_captions
     from transforms.read import assemble_video, find_annotation_files, load_annotations, split_into_video_parts
     from transforms.runon import (SplitRunonsFn, add_moments, length_moments, max_sen_id, truncate_long_captions,
-                                  word_limit)
+                                  video_group, word_limit)
     from transforms.spelling import CorrectSpellingFn
     from pipelines.vocab import corpus_statistics
 
@@ -77,7 +77,10 @@ def time_steps(input_path, profile):
         splitter = SplitRunonsFn(config.runon)
         splitter.setup()
         id_stride = max((max_sen_id(b) for b in batches), default=-1) + 1
-        batches = [next(iter(splitter.process(b, id_stride))) for b in batches]
+        groups = defaultdict(list)
+        for b in batches:
+            groups[video_group(b.video_id)].append(b)
+        batches = [done for group in groups.items() for done in splitter.process(group, id_stride)]
     else:
         limit = word_limit(add_moments(length_moments(b) for b in batches), config.runon.std_multiplier)
         batches = [truncate_long_captions(b, limit, config.runon.splits) for b in batches]

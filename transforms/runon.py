@@ -11,6 +11,7 @@ figure, so they come from a combine over the whole dataset, fed back to every
 worker as a side input.
 """
 import math
+import zlib
 from dataclasses import replace
 
 import apache_beam as beam
@@ -89,6 +90,8 @@ class TruncateLongCaptions(beam.PTransform):
 
 # What each policy does with the sentences of a run-on caption.
 POLICIES = ("first", "separate", "whole")
+# Videos are parsed in this many groups (about 150 MSR-VTT videos, 70 parsed captions each).
+VIDEO_GROUPS = 64
 # spaCy components the boundary rule does not read (it reads tags and dependencies only).
 UNUSED_PIPES = ("ner", "lemmatizer", "senter", "attribute_ruler")
 
@@ -175,8 +178,22 @@ def max_sen_id(batch) -> int:
     return max(ids, default=-1)
 
 
+def video_group(video_id: str) -> int:
+    """The group a video is parsed with: a stable hash, so the groups are the same on every run."""
+    return zlib.crc32(video_id.encode("utf-8")) % VIDEO_GROUPS
+
+
+def split_videos(batches: list, find, config, id_stride: int = 0) -> list:
+    """Step IV (`parse`) on several videos at once: one `find` call (one nlp.pipe) for all their captions."""
+    todo = [batch for batch in batches if batch.split in config.splits and batch.captions]
+    sentences = iter(find(caption.text for batch in todo for caption in batch.captions))
+    done = {id(batch): apply_policy(batch, [next(sentences) for _ in batch.captions], config.policy, id_stride)
+            for batch in todo}
+    return [done.get(id(batch), batch) for batch in batches]
+
+
 class SplitRunonsFn(beam.DoFn):
-    """Step IV (`parse`) on one video: parse the candidate captions, split, apply the policy."""
+    """Step IV (`parse`) on one group of videos: parse the candidate captions, split, apply the policy."""
 
     def __init__(self, config):
         self._config = config
@@ -188,19 +205,19 @@ class SplitRunonsFn(beam.DoFn):
         # Loaded once per worker: the model takes about a second to load.
         self._find = sentence_finder(load_spacy(self._config.spacy_model), self._config, self._word_lists)
 
-    def process(self, batch, id_stride=0):
-        if batch.split not in self._config.splits or not batch.captions:
-            yield batch
-            return
-        sentences = self._find(caption.text for caption in batch.captions)
-        yield apply_policy(batch, sentences, self._config.policy, id_stride)
+    def process(self, group, id_stride=0):
+        _, batches = group
+        yield from split_videos(sorted(batches, key=lambda b: b.video_id), self._find, self._config, id_stride)
 
 
 class SplitRunons(beam.PTransform):
     """Step IV (`parse`) over a PCollection of VideoBatch.
 
-    With the `separate` policy, new captions get ids above the largest input
-    sen_id, which a combine over the whole dataset finds (a side input).
+    Videos are grouped (VIDEO_GROUPS groups by a hash of the video id) so that
+    spaCy parses the candidates of many videos in one batch: parsing video by
+    video costs twice as much. With the `separate` policy, new captions get
+    ids above the largest input sen_id, which a combine over the whole dataset
+    finds (a side input).
     """
 
     def __init__(self, config):
@@ -208,11 +225,13 @@ class SplitRunons(beam.PTransform):
         self._config = config
 
     def expand(self, batches):
+        grouped = (batches
+                   | "KeyByVideoGroup" >> beam.Map(lambda batch: (video_group(batch.video_id), batch))
+                   | "GroupVideos" >> beam.GroupByKey())
         if self._config.policy != "separate":
-            return batches | "SplitRunons" >> beam.ParDo(SplitRunonsFn(self._config))
+            return grouped | "SplitRunons" >> beam.ParDo(SplitRunonsFn(self._config))
         id_stride = (batches
                      | "MaxSenId" >> beam.Map(max_sen_id)
                      | "GlobalMax" >> beam.CombineGlobally(lambda ids: max(ids, default=-1))
                      | "IdStride" >> beam.Map(lambda top: top + 1))
-        return batches | "SplitRunons" >> beam.ParDo(
-            SplitRunonsFn(self._config), beam.pvalue.AsSingleton(id_stride))
+        return grouped | "SplitRunons" >> beam.ParDo(SplitRunonsFn(self._config), beam.pvalue.AsSingleton(id_stride))
