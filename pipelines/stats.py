@@ -33,6 +33,11 @@ def video_counts(batch) -> Counter:
     for row in batch.corrections:
         counts[f"steps/spelling/tokens_changed_by_rule/{row['rule']}"] += 1
     counts["steps/spelling/tokens_flagged"] += len(batch.flagged)
+    for row in batch.runon:
+        counts[f"steps/runon/captions_split_by_split/{batch.split}"] += 1
+        counts[f"steps/runon/sentences_by_split/{batch.split}"] += len(row["sentences"])
+        counts[f"steps/runon/captions_added_by_split/{batch.split}"] += len(row["new_sen_ids"])
+    counts["steps/runon/captions_split"] += len(batch.runon)
     if batch.captions:
         counts["output/captions"] += len(batch.captions)
         counts["output/videos"] += 1

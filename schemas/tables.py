@@ -58,12 +58,27 @@ FLAGGED = pa.schema([
     pa.field("candidate", pa.string()),
 ])
 
+# One row per caption step IV's `parse` rule split: its sentences (joined by
+# spaces they give back the caption), the policy applied and what it did.
+# `new_sen_ids` are the ids of the captions the `separate` policy made from
+# sentences 2, 3, ... (empty for the other policies); `sen_id` keeps the first.
+RUNON = pa.schema([
+    pa.field("sen_id", pa.int64(), nullable=False),
+    pa.field("video_id", pa.string(), nullable=False),
+    pa.field("split", pa.string()),
+    pa.field("sentences", pa.list_(pa.string()), nullable=False),
+    pa.field("policy", pa.string(), nullable=False),
+    pa.field("action", pa.string(), nullable=False),
+    pa.field("new_sen_ids", pa.list_(pa.int64()), nullable=False),
+])
+
 TABLES = {
     "captions": CAPTIONS,
     "removed": REMOVED,
     "edits": EDITS,
     "corrections": CORRECTIONS,
     "flagged": FLAGGED,
+    "runon": RUNON,
 }
 
 # The order the pipeline's steps run in; rows of a table are sorted by it.

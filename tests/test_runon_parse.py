@@ -1,0 +1,165 @@
+"""Step IV's `parse` rule: pre-filter, boundary rule, policies, ids, and the dev-set floors."""
+import pytest
+
+from pipelines.config import ConfigError, config_from_dict, load_config
+from transforms.batch import Caption, VideoBatch
+from transforms.runon import apply_policy, load_spacy, max_sen_id, new_sen_id, sentence_finder
+from transforms.sentences import BoundaryRule, Prefilter, boundary_words, is_candidate, split_at
+from transforms.sentences_lexicon import load_lexicon
+
+PREFILTER = Prefilter(load_lexicon())
+
+# Real MSR-VTT captions (and the issue's examples): one sentence each.
+ONE_SENTENCE = [
+    "a man is showing how you can hold a phone in a vest he is wearing",
+    "a very drunk woman asks a man if he is wearing a wizard hat then tells people to vote for her for lobster queen",
+    "a boy with a headset speaks of the video game he is playing",
+    "a young man discusses a new puppy he is transporting",
+    "a man holds a big plate of food and he weighs 910 pounds",
+    "city busses drive around while a female narrator discusses how easy it is to use the bus system",
+    "a person saying you should have pedialyte on hand in case a puppy becomes dehydrated",
+    "on a straight road a man rides on a new model bike with so much of facilities",
+    "men kick a soccer ball at a goal tender who has his back turned to them",
+    "a woman is telling her friends she is going to the party tonight",
+]
+# Real run-ons: the sentences as a careful annotator splits them.
+RUN_ONS = [
+    ["a girl is playing with a doll and baby dolls", "she is pretending they can talk and has to change their diapers"],
+    ["a cat is afraid of an stuffed animal", "he is trying to figure it out"],
+    ["a woman s hands place uncooked shrimp into a glass bowl", "she pours a measuring cup full of juice on top of the shrimp"],
+    ["there is a guy in a church", "he wants salvation"],
+    ["a tree with fresh green leaves in a forest", "it has grown very tall"],
+    ["it starts off with a man laying on the floor", "then it goes into showing two hockey players fighting"],
+    ["a woman in red is standing with a group of people", "a woman with blonde hair is slowly raising her head"],
+]
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return load_spacy()
+
+
+@pytest.fixture(scope="module")
+def find(nlp):
+    return sentence_finder(nlp, load_config("default").runon)
+
+
+def test_prefilter_lets_through_captions_with_a_second_unjoined_clause():
+    assert is_candidate("a cat is afraid of an stuffed animal he is trying to figure it out", PREFILTER)
+    assert is_candidate("a woman with blonde hair is standing near a car a man is opening its door", PREFILTER)
+
+
+def test_prefilter_turns_away_short_joined_or_single_clause_captions():
+    assert not is_candidate("a man talks he sings", PREFILTER)  # fewer than 7 words
+    assert not is_candidate("a man is playing a guitar on a stage in a park", PREFILTER)
+    assert not is_candidate("a man is cooking in a kitchen and he is talking", PREFILTER)
+    assert not is_candidate("a woman is talking while she is cooking some food", PREFILTER)
+
+
+@pytest.mark.parametrize("sentences", RUN_ONS, ids=lambda s: s[0][:30])
+def test_the_rule_splits_real_run_ons_where_an_annotator_does(find, sentences):
+    assert find([" ".join(sentences)]) == [sentences]
+
+
+@pytest.mark.parametrize("caption", ONE_SENTENCE, ids=lambda c: c[:30])
+def test_the_rule_leaves_one_sentence_captions_whole(find, caption):
+    assert find([caption]) == [[caption]]
+
+
+def test_boundaries_fall_only_between_whitespace_words(nlp):
+    # spaCy splits "100%" and "$5" into two tokens; no boundary may fall inside a word.
+    doc = nlp("a man sells 100% cotton shirts for $5 he is happy about it")
+    words = doc.text.split()
+    assert all(0 < b < len(words) for b in boundary_words(doc, BoundaryRule()))
+
+
+def test_split_at_gives_back_the_caption_when_joined():
+    text = "a cat is afraid he is trying to figure it out"
+    assert split_at(text, [4]) == ["a cat is afraid", "he is trying to figure it out"]
+    assert split_at(text, []) == [text]
+    assert split_at(text, [0, 4, 4, 99]) == ["a cat is afraid", "he is trying to figure it out"]
+    for cuts in ([1], [2, 5], [3, 6, 9]):
+        assert " ".join(split_at(text, cuts)) == text
+
+
+def batch(split="train"):
+    return VideoBatch("video1", split, 0, [Caption(3, "a b c d e f"), Caption(7, "g h i")])
+
+
+SPLIT = [["a b c", "d e", "f"], ["g h i"]]
+
+
+def test_policy_first_keeps_the_first_sentence_and_records_the_rest():
+    result = apply_policy(batch(), SPLIT, "first")
+    assert [(c.sen_id, c.text) for c in result.captions] == [(3, "a b c"), (7, "g h i")]
+    assert result.edits == [{"sen_id": 3, "video_id": "video1", "step": "runon", "rule": "parse:first",
+                             "before": "a b c d e f", "after": "a b c"}]
+    assert result.runon == [{"sen_id": 3, "video_id": "video1", "split": "train", "sentences": ["a b c", "d e", "f"],
+                             "policy": "first", "action": "kept the first of 3 sentences", "new_sen_ids": []}]
+
+
+def test_policy_separate_makes_one_caption_per_sentence_with_new_ids():
+    result = apply_policy(batch(), SPLIT, "separate", id_stride=100)
+    assert [(c.sen_id, c.text) for c in result.captions] == [(3, "a b c"), (7, "g h i"), (103, "d e"), (203, "f")]
+    assert result.runon[0]["new_sen_ids"] == [103, 203]
+    assert result.runon[0]["action"] == "made 3 captions"
+
+
+def test_policy_whole_changes_no_caption():
+    result = apply_policy(batch(), SPLIT, "whole")
+    assert result.captions == batch().captions and result.edits == []
+    assert result.runon[0]["sentences"] == ["a b c", "d e", "f"] and result.runon[0]["new_sen_ids"] == []
+
+
+def test_new_ids_are_above_every_input_id_and_never_collide():
+    inputs = range(0, 50)
+    stride = max(inputs) + 1
+    made = [new_sen_id(sen_id, piece, stride) for sen_id in inputs for piece in (1, 2, 3)]
+    assert len(set(made)) == len(made)
+    assert min(made) > max(inputs)
+
+
+def test_max_sen_id_counts_removed_captions_too():
+    video = VideoBatch("video1", "train", 0, [Caption(3, "a b")],
+                       removed=[{"sen_id": 9}, {"sen_id": None}])
+    assert max_sen_id(video) == 9
+
+
+def test_config_rejects_an_unknown_policy_or_rule():
+    with pytest.raises(ConfigError, match="runon.policy"):
+        config_from_dict({"runon": {"rule": "parse", "policy": "both"}})
+    with pytest.raises(ConfigError, match="runon.rule"):
+        config_from_dict({"runon": {"rule": "split"}})
+
+
+def test_profiles_keep_truncate_for_paper_and_parse_for_default():
+    assert load_config("paper").runon.rule == "truncate"
+    default = load_config("default").runon
+    assert (default.rule, default.policy) == ("parse", "first")
+
+
+# Floors a little under what benchmarks/runon_devset.py prints for the default settings.
+REAL_FLOORS = {"precision": 0.85, "recall": 0.65, "false_split_rate": 0.02}
+SYNTHETIC_FLOORS = {"precision": 0.85, "recall": 0.15, "false_split_rate": 0.01}
+
+
+@pytest.mark.parametrize("name", ["real", "synthetic"])
+def test_floors_on_the_dev_sets(find, msrvtt_dir, name):
+    from benchmarks.runon_devset import load_devset, predict, score, synthetic_devset, train_videos_captions
+
+    rows = load_devset() if name == "real" else synthetic_devset(train_videos_captions(msrvtt_dir))
+    figures = score(rows, predict(find, [text for text, _ in rows]))
+    floors = REAL_FLOORS if name == "real" else SYNTHETIC_FLOORS
+    assert figures["precision"] >= floors["precision"]
+    assert figures["recall"] >= floors["recall"]
+    assert figures["false_split_rate"] <= floors["false_split_rate"]
+
+
+def test_the_dev_set_labels_give_back_their_captions():
+    from benchmarks.runon_devset import DEVSET, labelled, load_devset
+
+    rows = load_devset()
+    assert len(rows) >= 150 and sum(1 for _, boundaries in rows if boundaries) >= 25
+    for line in DEVSET.read_text(encoding="utf-8").splitlines()[1:]:
+        text, boundaries = labelled(line.split("\t")[2])
+        assert " ".join(line.split("\t")[2].replace(" | ", " ").split()) == text and all(boundaries)

@@ -1,0 +1,391 @@
+"""Sentence boundaries inside run-on captions, from a spaCy dependency parse.
+
+MSR-VTT captions are lowercase and unpunctuated, and some are two or three
+sentences run together ("a cat is afraid of a stuffed animal he is trying to
+figure it out"). spaCy's own sentence segmentation puts no boundary inside
+them; its parser does find the second clause, but hangs it on the first as a
+relative clause, a complement or a conjunct. The rule here reads the parse:
+
+  a new sentence starts at the first word of a subject whose verb is finite,
+  when the words before it are a complete unit of their own (a clause, or a
+  phrase of at least `min_left_words` words for a pronoun subject) and no word
+  joins the two: no conjunction, subordinator, relative or question word,
+  preposition, determiner, or verb that takes a clause ("says", "shows").
+
+A pronoun subject right after a noun, whose transitive verb lacks its object,
+is a reduced relative clause ("a vest he is wearing", "the game they are
+playing"), not a new sentence; so is a clause that ends at its verb. A piece
+without a finite verb stands as a sentence only when it opens with a noun
+phrase ("a tree with green leaves in a forest | it has grown very tall"), not
+a fronted preposition ("in the beginning it shows ..."). An adverb or phrase of
+sequence before the subject ("then", "at that time") starts the new sentence.
+
+Boundaries fall only between whitespace words, so the pieces joined by one
+space always give back the caption: a split never loses, reorders or changes a
+word. Everything here is a pure function of the text or of a parsed spaCy Doc;
+the Beam step that loads spaCy is in transforms/runon.py.
+"""
+from dataclasses import dataclass
+
+# Pronouns that can only be a subject (not "it" or "you", which are also objects:
+# "figure it out", "tells you"), and those that are subjects as well.
+SUBJECT_PRONOUNS = frozenset({"he", "she", "they", "i", "we"})
+PRONOUN_SUBJECTS = SUBJECT_PRONOUNS | {"it", "you", "there", "this"}
+
+# Finite verb tags: a clause with one of these (or with such an auxiliary) is finite.
+FINITE_TAGS = frozenset({"VBZ", "VBD", "VBP", "MD"})
+SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "expl"})
+
+# Words that join what follows to what precedes: never a boundary right after one.
+JOINING_WORDS = frozenset("""
+and or but nor so yet plus because while when whenever as if that which who whom whose where wherever
+what whatever why how until till since after before though although whereas than like unless once
+whether about of to for with by from into onto at in on everytime everywhere wherever
+""".split())
+# Verbs that take a clause as object without "that" ("he says he is tired").
+CLAUSE_VERBS = frozenset("""
+say says said saying state states stated stating tell tells told telling show shows showed showing
+think thinks thought thinking know knows knew knowing explain explains explained explaining
+describe describes described describing believe believes believed feel feels felt see sees saw seeing
+hear hears heard hope hopes hoped wish wishes wished wishing mention mentions mentioned
+claim claims claimed guess guesses guessed suppose supposes decide decides decided deciding
+realize realizes realized notice notices noticed pretend pretends pretending pretended
+demonstrate demonstrates demonstrating announce announces announcing ask asks asked asking
+discuss discusses discussing reveal reveals revealing suggest suggests suggesting find finds found finding
+imagine imagines learn learns learning make makes making let lets letting watch watches watching
+want wants wanted
+""".split())
+# Verbs that need what follows them: "a man is | a black cape plays guitar" is one garbled sentence.
+AUXILIARY_VERBS = frozenset({"is", "are", "was", "were", "be", "been", "am", "has", "have", "had", "do", "does", "did",
+                             "can", "could", "will", "would", "should", "may", "might", "must", "s", "re"})
+# Nouns a clause without "that" describes: "the reason she comes", "a way you can learn".
+RELATIVE_NOUNS = frozenset({"way", "ways", "reason", "reasons", "time", "times", "place", "places", "moment", "day",
+                            "thing", "things", "stuff", "something", "anything", "everything", "one", "kind", "type"})
+# Subordinators whose clause wants a main clause after it: "if they don t get a trophy they won t ...".
+CONDITION_WORDS = frozenset({"if", "when", "whenever", "unless", "although", "though", "once", "because", "since"})
+# Phrases of time that open the new sentence with its subject ("... at that time the sheep is afraid").
+SEQUENCE_PHRASES = tuple(tuple(phrase.split()) for phrase in (
+    "at that time", "after that", "after this", "in the end", "at the end", "after a while", "at last", "later on"))
+# Verbs that take a person and then a clause: "tells her she is ...", "shows viewers they can ...".
+OBJECT_CLAUSE_VERBS = frozenset("""
+tell tells told telling show shows showed showing ask asks asked asking teach teaches taught teaching remind reminds
+reminding warn warns warning convince convinces promise promises inform informs informing assure assures
+""".split())
+AUDIENCES = frozenset({"people", "viewers", "everyone", "audience", "kids", "children", "users", "fans", "us", "them"})
+NOUN_TAGS = frozenset({"NN", "NNS", "NNP", "NNPS"})
+# Adverbs of sequence that open the new sentence with its subject ("... then he enters a room").
+SEQUENCE_ADVERBS = frozenset({"then", "now", "later", "next", "meanwhile", "afterwards", "finally", "suddenly"})
+# Dependents that make a clause's verb complete on its own: with none of them a pronoun
+# clause after a noun is read as a reduced relative clause ("the game they are playing").
+# (Not "dative": "the speech he is giving to an audience" has its gap before it.)
+OBJECT_DEPS = frozenset({"dobj", "ccomp", "xcomp", "attr", "acomp", "oprd", "prt"})
+# Prepositions the tagger calls adverbs when they end a clause: "the podium he is standing behind".
+STRANDED = frozenset({"behind", "on", "in", "with", "at", "to", "from", "about", "for", "into", "over", "under", "around"})
+# Words that make the subject after them part of their own clause: "how easy it is", "in case a puppy ...".
+EMBEDDING_WORDS = frozenset({"how", "what", "why", "where", "when", "which", "who", "whether", "if", "case", "that"})
+# Subjects that belong to the clause before them (relative and question words).
+RELATIVE_SUBJECTS = frozenset({"that", "which", "who", "whom", "whose", "what", "whoever", "whatever"})
+# Adjectives that take a clause without "that": "sure she wants it", "happy he won".
+CLAUSE_ADJECTIVES = frozenset({"sure", "glad", "happy", "sorry", "afraid", "surprised", "excited", "proud", "certain",
+                               "aware", "confident", "worried", "amazed", "shocked"})
+# Tags a piece without a finite verb may open with to stand as a sentence: a noun phrase
+# ("a tree with green leaves in a forest"), not a fronted preposition or participle.
+PHRASE_OPENING_TAGS = frozenset({"DT", "CD", "JJ", "JJR", "JJS", "NN", "NNS", "NNP", "NNPS", "PRP", "PRP$", "EX", "PDT"})
+# Tags of words a unit cannot end with: determiners, prepositions, possessives, conjunctions.
+OPEN_ENDING_TAGS = frozenset({"DT", "IN", "CC", "PRP$", "WDT", "WP", "WP$", "WRB", "TO", "POS", "PDT"})
+
+
+@dataclass(frozen=True)
+class BoundaryRule:
+    """The rule's parameters (RunonConfig carries the numbers)."""
+
+    min_left_words: int = 3  # words before a boundary, at least
+    min_right_words: int = 3  # words after it, at least
+    # Verb forms that mostly take a direct object (transforms/sentences_transitive_verbs.txt):
+    # without one, a pronoun clause after a noun is a reduced relative clause.
+    transitive_verbs: frozenset = frozenset()
+
+
+@dataclass(frozen=True)
+class Prefilter:
+    """Which captions are worth a parse: cheap tests on the words alone."""
+
+    finite_verbs: frozenset  # words that are mostly finite verbs (transforms/sentences_finite_verbs.txt)
+    min_words: int = 8  # shorter captions are never split
+    cue_after_words: int = 3  # a clause-opening word counts only after this many words
+
+
+# Words that open a second clause when nothing joins them to the first.
+CUE_WORDS = SUBJECT_PRONOUNS | {"there", "it", "then", "now"}
+# Words after which a cue word or a finite verb is not the start of a new clause.
+NOT_AFTER = JOINING_WORDS | CLAUSE_VERBS | frozenset({"a", "an", "the", "his", "her", "their", "its", "my", "your", "our"})
+# Conjunctions and subordinators: a finite verb after one of them belongs to a joined clause.
+# ("so", "like" and "than" are mostly adverbs or prepositions inside a clause: "with so much of".)
+JOINERS = JOINING_WORDS - frozenset({"about", "of", "to", "for", "with", "by", "from", "into", "onto", "at", "in", "on",
+                                     "so", "like", "than"})
+
+
+def is_candidate(text: str, prefilter: Prefilter) -> bool:
+    """Could this caption be a run-on? True sends it to the parser.
+
+    It must have `min_words` words and either two finite verbs with no
+    conjunction or subordinator between them ("the word destiny flashes a man
+    goes"), or a subject pronoun, "there" or "then" after the first few words,
+    not joined to what precedes, with a finite verb right after it ("... in a
+    forest it has grown"). Finite verbs are told by a word list, so this costs
+    microseconds.
+    """
+    words = text.split()
+    if len(words) < prefilter.min_words:
+        return False
+    return has_unjoined_finite_verbs(words, prefilter.finite_verbs) or has_clause_cue(words, prefilter)
+
+
+def has_unjoined_finite_verbs(words: list, finite_verbs: frozenset) -> bool:
+    previous = None
+    for i, word in enumerate(words):
+        if word not in finite_verbs or (i > 0 and (words[i - 1] in NOT_AFTER or words[i - 1] in AUXILIARY_VERBS)):
+            continue  # not a verb after a determiner or a joining word, nor a second one after "is", "has" ...
+        if i == 1 and words[0] == "there":
+            continue  # "there is a woman is singing": one garbled sentence, common in MSR-VTT
+        between = words[previous + 1:i] if previous is not None else []
+        if previous is not None and not any(w in JOINERS and not is_demonstrative(between, j)
+                                            for j, w in enumerate(between)):
+            # A bare form after "is ... " is mostly a verb inside the clause: "are watching a cat walk".
+            if word in AUXILIARY_VERBS or word.endswith(("s", "ed")) or words[previous] not in AUXILIARY_VERBS:
+                return True
+        previous = i
+    return False
+
+
+def is_demonstrative(words: list, i: int) -> bool:
+    """Is words[i] the demonstrative "that" of a phrase such as "at that time" (not a joining "that")?"""
+    return words[i] == "that" and i > 0 and words[i - 1] in ("at", "in", "on", "after", "of", "like", "by")
+
+
+def has_clause_cue(words: list, prefilter: Prefilter) -> bool:
+    for i in range(max(prefilter.cue_after_words, 1), len(words)):
+        if words[i] in CUE_WORDS and words[i - 1] not in NOT_AFTER:
+            if any(w in prefilter.finite_verbs for w in words[i + 1:i + 4]):
+                return True
+    return False
+
+
+def word_starts(doc) -> dict:
+    """token index -> word index, for the tokens that begin a whitespace word."""
+    starts, word = {}, 0
+    text = doc.text
+    for token in doc:
+        if token.idx == 0 or text[token.idx - 1] == " ":
+            starts[token.i] = word
+            word += 1
+    return starts
+
+
+def finite_marker(verb):
+    """The token that makes `verb` finite (itself or a finite auxiliary), or None."""
+    if verb.tag_ in FINITE_TAGS:
+        return verb
+    for child in verb.children:
+        if child.dep_ in ("aux", "auxpass") and child.tag_ in FINITE_TAGS:
+            return child
+    return None
+
+
+def has_finite_clause(span) -> bool:
+    """A subject in `span` whose verb and finite marker are in `span` too, after it."""
+    for token in span:
+        if token.dep_ in SUBJECT_DEPS and span.start <= token.head.i < span.end:
+            marker = finite_marker(token.head)
+            if marker is not None and token.i < marker.i < span.end:
+                return True
+    return False
+
+
+def is_reduced_relative(subject, verb, start, transitive_verbs: frozenset) -> bool:
+    """`noun + pronoun + verb` with a gap for the noun: "the vest he is wearing", "the recipe she is going to
+    use", "the chair he sits on". An intransitive verb has no gap ("the car he is talking next to a suv"),
+    nor has a verb with its object, complement or particle ("a dog he lies down")."""
+    if start == 0 or start != subject.left_edge.i:
+        return False
+    doc = subject.doc
+    before = doc[start - 1]
+    if before.tag_ not in NOUN_TAGS and before.lower_ not in RELATIVE_NOUNS:
+        return False
+    if verb.i == len(doc) - 1:
+        return True  # nothing after the verb: "a new puppy he is transporting", "the board their company had made"
+    if subject.lower_ not in PRONOUN_SUBJECTS:
+        return False
+    if before.lower_ in RELATIVE_NOUNS or doc[len(doc) - 1].tag_ == "IN" or doc[len(doc) - 1].lower_ in STRANDED:
+        return True  # "the reason she comes", a stranded preposition: "the chair he sits on"
+    return has_object_gap(verb, transitive_verbs)
+
+
+def has_object_gap(verb, transitive_verbs: frozenset) -> bool:
+    """A transitive verb (at the end of its chain of "to" complements) with nothing that completes it."""
+    later = [child for child in verb.children if child.i > verb.i]
+    for child in later:
+        if child.dep_ == "xcomp":
+            return has_object_gap(child, transitive_verbs)
+    if any(child.dep_ in OBJECT_DEPS or (child.dep_ == "advmod" and child.tag_ == "JJ") for child in later):
+        return False
+    conjuncts = [child for child in later if child.dep_ == "conj"]
+    if conjuncts and not all(has_object_gap(child, transitive_verbs) or child.i == len(child.doc) - 1
+                             for child in conjuncts):
+        return False  # "a dog he lies down and tries to look sorry"; not "a game he is playing and streaming"
+    return verb.lower_ in transitive_verbs
+
+
+def boundary_tokens(doc, rule: BoundaryRule) -> list:
+    """Token indices where a new sentence starts (sorted), by the rule of the module docstring."""
+    starts = word_starts(doc)
+    found = []
+    last = 0
+    for subject, start in subject_starts(doc):
+        if start not in starts or start <= last:
+            continue
+        if not opens_sentence(doc, subject, start, last, rule):
+            continue
+        found.append(start)
+        last = start
+    return found
+
+
+def subject_starts(doc):
+    """(subject token, index of the first word of its clause) for every finite clause, left to right.
+
+    A clause's subject is the parser's, or, for a finite verb the parser gave
+    none, the noun phrase right before the verb (the parser often takes the
+    subject of a run-on's second sentence as the first one's object: "... and
+    talk the woman reaches into a tank").
+    """
+    for verb in doc:
+        subjects = parsed_subjects(verb)
+        for subject in subjects:
+            yield subject, with_sequence_adverb(doc, subject.left_edge.i)
+        phrase = phrase_before(verb)
+        if phrase is not None and phrase not in subjects:
+            yield phrase, with_sequence_adverb(doc, noun_phrase_start(verb))
+
+
+def with_sequence_adverb(doc, start: int) -> int:
+    """Move a clause's start back over "then", "now", "at that time" ... unless "and" joins them to what precedes."""
+    for phrase in SEQUENCE_PHRASES:
+        if start >= len(phrase) and tuple(t.lower_ for t in doc[start - len(phrase):start]) == phrase:
+            start -= len(phrase)
+            break
+    else:
+        if start > 0 and doc[start - 1].lower_ in SEQUENCE_ADVERBS:
+            start -= 1
+    if start > 0 and doc[start - 1].lower_ == "and":
+        return start + 1 if doc[start].lower_ in SEQUENCE_ADVERBS else start
+    return start
+
+
+def parsed_subjects(verb) -> list:
+    """The subjects the parser gave `verb`, if the verb is finite after them."""
+    marker = finite_marker(verb)
+    if marker is None:
+        return []
+    return [child for child in verb.children
+            if child.dep_ in SUBJECT_DEPS and child.i < marker.i and child.lower_ not in RELATIVE_SUBJECTS]
+
+
+def phrase_before(verb):
+    """The head of a noun phrase right before a finite main verb, which the parser may have
+    taken for the object of what precedes: "... and talk the woman reaches into a tank"."""
+    if verb.tag_ not in ("VBZ", "VBD") or verb.dep_ in ("aux", "auxpass") or verb.i < 2:
+        return None
+    before = verb.doc[verb.i - 1]
+    if (before.tag_ not in NOUN_TAGS and before.tag_ != "DT") or noun_phrase_start(verb) is None:
+        return None
+    return before
+
+
+def noun_phrase_start(verb):
+    """The determiner (or number, possessive) that opens the noun phrase right before `verb`, if there is one."""
+    doc = verb.doc
+    i = verb.i - 1
+    if doc[i].lower_ in ("both", "all", "everyone", "someone", "everybody", "somebody"):
+        return i  # a subject on its own: "then both pushes the car"
+    while i >= 0 and doc[i].tag_ in NOUN_TAGS | {"JJ", "JJR", "JJS"}:
+        i -= 1
+    if i < 0 or i == verb.i - 1 or doc[i].tag_ not in ("DT", "CD", "PRP$") or doc[i].lower_ in ("that", "which", "this"):
+        return None
+    return i
+
+
+def opens_sentence(doc, subject, start, last, rule: BoundaryRule) -> bool:
+    """Does the clause of `subject`, starting at token `start`, open a new sentence?
+
+    Each test turns away one way a clause joins what precedes it; the rule
+    keeps a boundary only when none applies (precision first).
+    """
+    left = doc[last:start]
+    if len(left) < rule.min_left_words or len(doc) - start < rule.min_right_words:
+        return False
+    return not (joined_by_words(doc, start, last, rule)
+                or is_not_a_sentence_start(left, subject, doc[start - 1], doc[start])
+                or is_reduced_relative(subject, subject.head, start, rule.transitive_verbs))
+
+
+def joined_by_words(doc, start, last, rule: BoundaryRule) -> bool:
+    """Do the words just before `start` join the clause to what precedes it?"""
+    before, opener = doc[start - 1], doc[start]
+    by_sequence = opener.lower_ in SEQUENCE_ADVERBS  # "... then he enters a room"
+    if before.lower_ in JOINING_WORDS or before.tag_ in OPEN_ENDING_TAGS or before.lower_ in CLAUSE_VERBS:
+        return True
+    if before.lower_ in SEQUENCE_ADVERBS or before.lower_ in CLAUSE_ADJECTIVES:
+        return True  # "and then he ...", "sure she wants it"
+    if not by_sequence and (before.tag_.startswith("VB") or before.tag_ == "RP"):
+        # The phrase after a verb is mostly its object or clause ("climbs the rocky mountain", "a man wearing
+        # a red hat"); only a determiner-led subject after an intransitive verb opens a sentence ("the word
+        # destiny flashes a man goes ...").
+        if (before.tag_ == "RP" or before.lower_ in rule.transitive_verbs or before.lower_ in AUXILIARY_VERBS
+                or opener.tag_ not in ("DT", "CD", "PRP$")):
+            return True
+    told = [t for t in doc[max(start - 5, last):start - 1] if t.lower_ in OBJECT_CLAUSE_VERBS]
+    if told and (before.tag_ in NOUN_TAGS or before.tag_ == "PRP" or before.lower_ in AUDIENCES):
+        return True  # "tells her she is", "shows people they can", "telling her friends she is"
+    if any(token.lower_ in EMBEDDING_WORDS for token in doc[max(start - 3, last):start]):
+        return True  # "how easy it is", "in case a puppy becomes"
+    if any(token.lower_ in CONDITION_WORDS for token in doc[max(start - 6, last):start]):
+        return True  # "if they don t get a trophy they won t ..."
+    return is_second_conjunct(doc, start, last)  # "a woman is speaking and in a hand there is a mouse"
+
+
+def is_not_a_sentence_start(left, subject, before, opener) -> bool:
+    """Is the piece before the clause a fronted phrase, or the clause's subject part of a compound?"""
+    pronoun = subject.lower_ in PRONOUN_SUBJECTS
+    if not has_finite_clause(left):
+        if left[0].tag_ not in PHRASE_OPENING_TAGS:
+            return True  # a fronted phrase: "in the beginning it shows", "by opening the box it fell"
+        if not pronoun and opener.lower_ not in SEQUENCE_ADVERBS:
+            return True  # "on a straight road a man rides"
+    # A bare noun after a noun is more likely a compound: "a man in check shirt is playing".
+    return not pronoun and opener.tag_ in NOUN_TAGS and before.tag_ in NOUN_TAGS
+
+
+def is_second_conjunct(doc, start, last) -> bool:
+    """Is the clause at `start` the second conjunct of a conjunction shortly before it, with an adverb or a
+    phrase in between and no verb ("and in a hand there is a mouse", "but luckily he was fine")? A
+    conjunction of nouns ("a doll and baby dolls she is ...") does not join the clause."""
+    for token in reversed(doc[max(start - 5, last):start]):
+        if token.tag_.startswith("VB"):
+            return False
+        if token.tag_ == "CC" and token.i + 1 < start:
+            return doc[token.i + 1].tag_ in ("IN", "RB", "RBR", "RBS")
+    return False
+
+
+def boundary_words(doc, rule: BoundaryRule) -> list:
+    """Word indices (whitespace words) where a new sentence starts."""
+    starts = word_starts(doc)
+    return [starts[token] for token in boundary_tokens(doc, rule)]
+
+
+def split_at(text: str, boundaries: list) -> list:
+    """The caption cut before each word index in `boundaries`; " ".join(pieces) == text (single-spaced)."""
+    words = text.split()
+    cuts = [0] + sorted(set(b for b in boundaries if 0 < b < len(words))) + [len(words)]
+    return [" ".join(words[a:b]) for a, b in zip(cuts, cuts[1:])]
