@@ -270,9 +270,9 @@ def test_hostile_input_through_the_pipeline(hostile_input, tmp_path, profile, st
 
 # --- Conservation: a step that loses a caption fails the run ----------------------------------------
 
-def lossy_dedup(batch, edit_threshold, similarity_threshold):
+def lossy_dedup(batch, *parameters):
     """Step III as it is, but the first kept caption of every video vanishes without a removed row."""
-    result = remove_near_duplicates(batch, edit_threshold, similarity_threshold)
+    result = remove_near_duplicates(batch, *parameters)
     return replace(result, captions=result.captions[1:])
 
 

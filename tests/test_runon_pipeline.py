@@ -5,7 +5,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from pipelines.cli import main
-from tests.test_pipeline import MULTI_PROCESS, files_digest, write_annotations
+from tests.test_pipeline import files_digest, write_annotations
+from tests.test_runners import MULTI_PROCESS
 
 RUN_ON = "a cat is afraid of an stuffed animal he is trying to figure it out"
 ONE_SENTENCE = "a man is showing how you can hold a phone in a vest he is wearing"
