@@ -32,6 +32,9 @@ def build_cleaning(pipeline, sources, output_dir, config):
         batches = batches | "Dedup" >> RemoveNearDuplicates(config.dedup) | log_progress("dedup")
     if "runon" in config.steps and config.runon.rule == "parse":
         batches = batches | "Runon" >> SplitRunons(config.runon) | log_progress("runon")
+        if "dedup" in config.steps and config.dedup.until_stable:
+            # A caption cut to its first sentence can be a near-duplicate of another one now.
+            batches = batches | "DedupAfterRunon" >> RemoveNearDuplicates(config.dedup, only_after="runon")
     elif "runon" in config.steps:
         word_limit = batches | "RunonWordLimit" >> WordLimit(config.runon.std_multiplier)
         batches = batches | "Runon" >> TruncateLongCaptions(word_limit, config.runon.splits) | log_progress("runon")

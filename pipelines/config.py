@@ -74,8 +74,9 @@ class SpellingConfig:
 class DedupConfig:
     edit_threshold: int = 0  # e: words within this Levenshtein distance count as equal
     similarity_threshold: float = 0.85  # s: a pair at or above it is a duplicate
-    # Group again on the kept captions until nothing is removed, so that the output has no
-    # near-duplicate pair left (greedy grouping is not transitive). The paper grouped once.
+    # Group again on the kept captions until nothing is removed, and again on the videos step IV's
+    # parse rule shortened, so that the output has no near-duplicate pair left (greedy grouping
+    # is not transitive). The paper grouped once.
     until_stable: bool = False
 
 

@@ -1,3 +1,5 @@
+from dataclasses import replace
+
 import pytest
 
 from transforms.batch import Caption, VideoBatch
@@ -112,3 +114,13 @@ def test_until_stable_removes_the_near_duplicates_a_single_greedy_pass_leaves():
     kept_ids = {c.sen_id for c in stable.captions}
     assert all(row["kept_sen_id"] in kept_ids for row in stable.removed)
     assert remove_near_duplicates(stable, 0, 0.85, until_stable=True).removed == stable.removed
+
+
+def test_dedup_after_a_later_step_touches_only_the_videos_that_step_changed():
+    from transforms.dedup import remove_near_duplicates_if_changed
+
+    batch = make_batch(["a girl is singing", "a girl is singing"])
+    assert remove_near_duplicates_if_changed(batch, "runon", 0, 0.85, True) is batch
+    changed = replace(batch, edits=[{"sen_id": 1, "step": "runon"}])
+    after = remove_near_duplicates_if_changed(changed, "runon", 0, 0.85, True)
+    assert [c.sen_id for c in after.captions] == [0] and after.removed[0]["kept_sen_id"] == 0

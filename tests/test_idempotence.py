@@ -11,6 +11,7 @@ import pytest
 
 from pipelines.cli import main
 from pipelines.config import load_config
+from schemas.tables import STEP_ORDER
 
 pytestmark = pytest.mark.integration
 BEAM_ARGS = ["--direct_num_workers=2", "--direct_running_mode=multi_processing"]
@@ -64,9 +65,14 @@ def test_the_second_run_reads_exactly_the_first_runs_output(first_run, second_ru
 
 @pytest.mark.parametrize("step", [step_case(step) for step in ("normalize", "spelling", "screen", "dedup", "runon")])
 def test_each_step_changes_nothing_the_second_time(second_run, step):
-    edits = [(row["sen_id"], row["before"], row["after"]) for row in table(second_run, "edits") if row["step"] == step]
+    """A step changes nothing it receives unchanged: what an earlier step changed again is that step's doing."""
+    all_edits = table(second_run, "edits")
+    earlier = STEP_ORDER[:STEP_ORDER.index(step)]
+    changed_before = {row["sen_id"] for row in all_edits if row["step"] in earlier}
+    edits = [(row["sen_id"], row["before"], row["after"]) for row in all_edits
+             if row["step"] == step and row["sen_id"] not in changed_before]
     removed = [(row["sen_id"], row["caption"], row["reason"]) for row in table(second_run, "removed")
-               if row["step"] == step]
+               if row["step"] == step and not {row["sen_id"], row["kept_sen_id"]} & changed_before]
     assert edits == [], f"{len(edits)} captions changed again, e.g. {edits[:3]}"
     assert removed == [], f"{len(removed)} captions removed again, e.g. {removed[:3]}"
 
@@ -75,3 +81,9 @@ def test_each_step_changes_nothing_the_second_time(second_run, step):
                    reason="; ".join(f"{step}: {why}" for step, why in NOT_YET_IDEMPOTENT.items() if why))
 def test_cleaning_the_cleaned_output_again_changes_nothing(first_run, second_run):
     assert captions(second_run) == captions(first_run)
+
+
+def test_the_spelling_steps_second_pass_changes_at_most_a_few_captions(second_run):
+    """What remains of step II's non-idempotence: tokens whose corpus counts moved across a threshold."""
+    changed = {row["sen_id"] for row in table(second_run, "edits") if row["step"] == "spelling"}
+    assert len(changed) <= 100, f"{len(changed)} captions changed by step II on the second run"

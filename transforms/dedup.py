@@ -136,7 +136,7 @@ def remove_near_duplicates(batch, edit_threshold: int, similarity_threshold: flo
         if len(again.captions) == len(current.captions):
             break
         current = again
-    return replace(current, removed=batch.removed + _final_keepers(current.removed[len(batch.removed):]))
+    return replace(current, removed=_final_keepers(current.removed))
 
 
 def _remove_once(batch, edit_threshold: int, similarity_threshold: float, number: int):
@@ -164,26 +164,39 @@ def _remove_once(batch, edit_threshold: int, similarity_threshold: float, number
 
 
 def _final_keepers(rows: list) -> list:
-    """The step's removal rows with `kept_sen_id` pointing at a caption that stays: a keeper
-    a later pass removed hands its group on to its own keeper."""
-    keeper_of = {row["sen_id"]: row["kept_sen_id"] for row in rows}
+    """The video's removal rows with every near-duplicate's `kept_sen_id` pointing at a caption
+    that stays: a keeper that a later pass removed hands its group on to its own keeper."""
+    keeper_of = {row["sen_id"]: row["kept_sen_id"] for row in rows if row["step"] == STEP}
     final = []
     for row in rows:
-        kept = row["kept_sen_id"]
-        while kept in keeper_of:
-            kept = keeper_of[kept]
-        final.append({key: value for key, value in row.items() if key != "_pass"} | {"kept_sen_id": kept})
+        row = {key: value for key, value in row.items() if key != "_pass"}
+        if row["step"] == STEP:
+            kept = row["kept_sen_id"]
+            while kept in keeper_of:
+                kept = keeper_of[kept]
+            row["kept_sen_id"] = kept
+        final.append(row)
     return final
 
 
-class RemoveNearDuplicates(beam.PTransform):
-    """Step III over a PCollection of VideoBatch."""
+def remove_near_duplicates_if_changed(batch, step: str, *parameters):
+    """remove_near_duplicates on a video a later step (`step`) changed the text of; others as they are."""
+    if not any(row["step"] == step for row in batch.edits):
+        return batch
+    return remove_near_duplicates(batch, *parameters)
 
-    def __init__(self, config):
+
+class RemoveNearDuplicates(beam.PTransform):
+    """Step III over a PCollection of VideoBatch; with `only_after`, only on the videos that step changed."""
+
+    def __init__(self, config, only_after: str = ""):
         super().__init__()
         self._config = config
+        self._only_after = only_after
 
     def expand(self, batches):
-        return batches | "RemoveNearDuplicates" >> beam.Map(
-            remove_near_duplicates, self._config.edit_threshold, self._config.similarity_threshold,
-            self._config.until_stable)
+        parameters = (self._config.edit_threshold, self._config.similarity_threshold, self._config.until_stable)
+        if self._only_after:
+            return batches | "RemoveNearDuplicates" >> beam.Map(
+                remove_near_duplicates_if_changed, self._only_after, *parameters)
+        return batches | "RemoveNearDuplicates" >> beam.Map(remove_near_duplicates, *parameters)

@@ -110,6 +110,10 @@ def rule_and_prefilter(config, word_lists=None):
             Prefilter(finite, config.min_words, config.cue_after_words))
 
 
+# How many times the pieces of a split caption are parsed again (a caption of MSR-VTT has at most 4 sentences).
+MAX_SPLIT_ROUNDS = 4
+
+
 def sentence_finder(nlp, config, word_lists=None):
     """texts -> the sentences of each (a one-item list when it is one sentence).
 
@@ -117,13 +121,23 @@ def sentence_finder(nlp, config, word_lists=None):
     """
     rule, prefilter = rule_and_prefilter(config, word_lists)
 
-    def find(texts):
-        texts = list(texts)
+    def split_once(texts):
         sentences = [[text] for text in texts]
         candidates = [i for i, text in enumerate(texts) if is_candidate(text, prefilter)]
         docs = nlp.pipe((texts[i] for i in candidates), batch_size=config.batch_size)
         for i, doc in zip(candidates, docs):
             sentences[i] = split_at(texts[i], boundary_words(doc, rule))
+        return sentences
+
+    def find(texts, rounds=MAX_SPLIT_ROUNDS):
+        # The pieces are split again until none splits: a sentence parsed alone can show a
+        # boundary the longer caption hid, and cleaning the output again would find it.
+        sentences = split_once(list(texts))
+        split = [i for i, pieces in enumerate(sentences) if len(pieces) > 1]
+        if split and rounds > 1:
+            again = iter(find([piece for i in split for piece in sentences[i]], rounds - 1))
+            for i in split:
+                sentences[i] = [sentence for _ in sentences[i] for sentence in next(again)]
         return sentences
 
     return find
