@@ -32,10 +32,17 @@ def test_every_split_caption_is_its_sentences_joined_by_spaces(default_output):
         assert " ".join(row["sentences"]) == before[row["sen_id"]]
 
 
-def test_the_first_sentence_is_the_caption_kept(default_output):
+def test_the_first_sentence_is_the_caption_kept_unless_it_then_duplicates_another(default_output):
     captions = {row["sen_id"]: row["caption"] for row in rows(default_output, "captions")}
-    for row in rows(default_output, "runon"):
-        assert row["policy"] == "first" and captions[row["sen_id"]] == row["sentences"][0]
+    # Cut to its first sentence, a caption can be a near-duplicate of another: step III's
+    # `until_stable` grouping then removes it, after step IV, with the text it had.
+    removed_after = {row["sen_id"]: row["caption"] for row in rows(default_output, "removed")
+                     if row["step"] == "dedup" and row["sen_id"] not in captions}
+    runon = rows(default_output, "runon")
+    for row in runon:
+        assert row["policy"] == "first"
+        assert captions.get(row["sen_id"], removed_after.get(row["sen_id"])) == row["sentences"][0]
+    assert sum(row["sen_id"] in captions for row in runon) > 0.95 * len(runon)
 
 
 def test_fewer_captions_are_split_than_the_paper_truncates_and_stats_say_how_many(default_output):
