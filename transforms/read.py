@@ -333,8 +333,8 @@ def read_documents(documents, limits: CaptionLimits = NO_LIMITS) -> list:
     for file_index, document in enumerate(documents):
         for video_id, part in split_into_video_parts(document, file_index, limits).items():
             parts.setdefault(video_id, []).append(part)
-    records = [record for video_id, video_parts in parts.items() for part in video_parts
-               for _, range_records in sen_ids_by_range(video_id, part) for record in range_records]
+    records = [(sen_id, part.file_index, position, video_id) for video_id, video_parts in parts.items()
+               for part in video_parts for sen_id, position in part.sen_ids]
     repeated = {}
     for repeat in repeated_sen_ids(records):
         repeated.setdefault(repeat.video_id, []).append(repeat)
