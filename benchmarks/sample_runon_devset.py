@@ -1,8 +1,8 @@
 """Sample the real run-on development set: MSR-VTT train captions to label by sentence.
 
 Reads the train split of the raw MSR-VTT annotations and normalises each caption
-with step I (step IV sees captions after it). Two strata, drawn uniformly with
-seed 2022 and sorted by sen_id:
+with step I (step IV sees captions after it). Three strata, drawn uniformly and
+sorted by sen_id:
 
 - `long`: captions of at least LONG_WORDS words, most of them one sentence,
   where a length rule cuts and a parser must not;
@@ -17,8 +17,16 @@ The TSV it writes has the caption in the `sentences` column, to be labelled by
 hand: a ` | ` between two words marks a sentence boundary (see
 tests/data/runon_dev.tsv). Captions with fewer than three words are skipped.
 
+tests/data/runon_dev.tsv holds two samples (column `sample`):
+- 1: seed 2022, 120 long, 50 pronoun, 40 gap; the rule was developed on it;
+- 2: seed 4711, 150 long, 30 pronoun, 40 gap, drawn without the sen_ids of
+  sample 1 (`--exclude tests/data/runon_dev.tsv`) and labelled before the
+  rule was scored on it: the held-out estimate.
+
 Usage:
     .venv/bin/python benchmarks/sample_runon_devset.py [--out PATH]
+    .venv/bin/python benchmarks/sample_runon_devset.py --seed 4711 --long 150 --pronoun 30 --gap 40 \
+        --exclude tests/data/runon_dev.tsv --sample 2 --out /tmp/runon_second.tsv
 """
 import argparse
 import json
@@ -36,7 +44,7 @@ LONG_SAMPLE = 120
 PRONOUN_SAMPLE = 50
 GAP_SAMPLE = 40
 PRONOUNS = {"he", "she", "they", "it", "i", "we", "you", "there"}
-COLUMNS = ("sen_id", "stratum", "sentences", "note")
+COLUMNS = ("sen_id", "stratum", "sample", "sentences", "note")
 
 
 def train_captions(path: str = ANNOTATIONS) -> list:
@@ -60,26 +68,43 @@ def has_inner_gap(raw: str) -> bool:
     return re.search(r"\S {2,}\S", raw) is not None
 
 
-def draw(captions: list) -> list:
-    rng = random.Random(SEED)
+def draw(captions: list, seed: int = SEED, sizes: tuple = (LONG_SAMPLE, PRONOUN_SAMPLE, GAP_SAMPLE),
+         excluded: frozenset = frozenset()) -> list:
+    """(sen_id, stratum, caption) rows: `sizes` long, pronoun and gap captions, none of them `excluded`."""
+    rng = random.Random(seed)
+    captions = [c for c in captions if c[0] not in excluded]
     long = [c for c in captions if len(c[1].split()) >= LONG_WORDS]
     short = [c for c in captions if 3 <= len(c[1].split()) < LONG_WORDS and has_pronoun_inside(c[1])]
-    rows = [(sen_id, "long", text) for sen_id, text, _ in rng.sample(long, LONG_SAMPLE)]
-    rows += [(sen_id, "pronoun", text) for sen_id, text, _ in rng.sample(short, PRONOUN_SAMPLE)]
+    rows = [(sen_id, "long", text) for sen_id, text, _ in rng.sample(long, sizes[0])]
+    rows += [(sen_id, "pronoun", text) for sen_id, text, _ in rng.sample(short, sizes[1])]
     taken = {row[0] for row in rows}
     gap = [c for c in captions if c[0] not in taken and len(c[1].split()) >= 8 and has_inner_gap(c[2])]
-    rows += [(sen_id, "gap", text) for sen_id, text, _ in rng.sample(gap, GAP_SAMPLE)]
+    rows += [(sen_id, "gap", text) for sen_id, text, _ in rng.sample(gap, sizes[2])]
     return sorted(rows)
+
+
+def sen_ids_in(path: str) -> frozenset:
+    """The sen_ids of a dev-set TSV already labelled, so a new sample leaves them out."""
+    with open(path, encoding="utf-8") as handle:
+        return frozenset(int(line.split("\t")[0]) for line in list(handle)[1:] if line.strip())
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="tests/data/runon_dev.tsv")
+    parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--long", type=int, default=LONG_SAMPLE, help="captions of at least LONG_WORDS words")
+    parser.add_argument("--pronoun", type=int, default=PRONOUN_SAMPLE, help="shorter captions with a pronoun inside")
+    parser.add_argument("--gap", type=int, default=GAP_SAMPLE, help="captions whose raw text had a double space")
+    parser.add_argument("--exclude", help="a labelled dev-set TSV whose sen_ids this sample leaves out")
+    parser.add_argument("--sample", default="1", help="the value of the `sample` column")
     args = parser.parse_args()
+    excluded = sen_ids_in(args.exclude) if args.exclude else frozenset()
+    rows = draw(train_captions(), args.seed, (args.long, args.pronoun, args.gap), excluded)
     with open(args.out, "w", encoding="utf-8") as handle:
         handle.write("\t".join(COLUMNS) + "\n")
-        for sen_id, stratum, text in draw(train_captions()):
-            handle.write(f"{sen_id}\t{stratum}\t{text}\t\n")
+        for sen_id, stratum, text in rows:
+            handle.write(f"{sen_id}\t{stratum}\t{args.sample}\t{text}\t\n")
     print(f"wrote {args.out}")
 
 
