@@ -2,6 +2,9 @@
 
 - `real`: tests/data/runon_dev.tsv, MSR-VTT train captions labelled by hand by
   sentence (benchmarks/sample_runon_devset.py drew them; ` | ` marks a boundary).
+  It holds two samples (column `sample`): `first` (the rule was developed on
+  it), `second` (labelled before the rule was scored on it: the held-out
+  estimate), and `real` is both together.
 - `synthetic`: two one-sentence captions of the same train video joined into
   one, where the boundary is known. Half of them have the second caption's
   subject turned into a pronoun ("a man is ..." -> "he is ..."), as real
@@ -42,11 +45,11 @@ PRONOUN_FOR = {
 }
 
 
-def load_devset(path=DEVSET) -> list:
-    """(caption, boundary word indices) of each labelled caption."""
+def load_devset(path=DEVSET, sample=None) -> list:
+    """(caption, boundary word indices) of each labelled caption, of one sample ("1", "2") or of all."""
     with open(path, encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle, delimiter="\t"))
-    return [labelled(row["sentences"]) for row in rows]
+    return [labelled(row["sentences"]) for row in rows if sample is None or row["sample"] == sample]
 
 
 def labelled(marked: str) -> tuple:
@@ -139,7 +142,8 @@ def main():
     args = parser.parse_args()
     config = load_config("default").runon
     find_sentences = sentence_finder(load_spacy(), config)
-    sets = {"real": load_devset(), "synthetic": synthetic_devset(train_videos_captions(args.input))}
+    sets = {"first": load_devset(sample="1"), "second": load_devset(sample="2"), "real": load_devset(),
+            "synthetic": synthetic_devset(train_videos_captions(args.input))}
     print("  set         captions  boundaries  precision  recall     f1  one-sentence  false-split")
     for name, rows in sets.items():
         found = predict(find_sentences, [text for text, _ in rows])

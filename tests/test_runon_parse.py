@@ -161,5 +161,5 @@ def test_the_dev_set_labels_give_back_their_captions():
     rows = load_devset()
     assert len(rows) >= 150 and sum(1 for _, boundaries in rows if boundaries) >= 25
     for line in DEVSET.read_text(encoding="utf-8").splitlines()[1:]:
-        text, boundaries = labelled(line.split("\t")[2])
-        assert " ".join(line.split("\t")[2].replace(" | ", " ").split()) == text and all(boundaries)
+        text, boundaries = labelled(line.split("\t")[3])
+        assert " ".join(line.split("\t")[3].replace(" | ", " ").split()) == text and all(boundaries)
