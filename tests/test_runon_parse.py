@@ -66,6 +66,54 @@ def test_the_rule_leaves_one_sentence_captions_whole(find, caption):
     assert find([caption]) == [[caption]]
 
 
+# --- One test per named rule, with hand-made captions (README, step IV) --------------------------------------
+
+
+def test_rule_pronoun_verb_lets_through_a_verb_the_word_list_lacks():
+    caption = "the two players win the game then they show their country flag"
+    assert "show" not in PREFILTER.finite_verbs  # only the rule can let it through
+    assert is_candidate(caption, PREFILTER)
+    # The word after the pronoun must be its verb: not a conjunction, "too", or a participle.
+    assert not is_candidate("the old man and the boy and he and she walk", PREFILTER)
+    assert not is_candidate("a woman sits in the park with her dog they playing", PREFILTER)
+
+
+def test_rule_determiner_clause_lets_through_a_subject_after_a_fragment():
+    assert is_candidate("a clip of a woman preparing food a person pours some oil", PREFILTER)
+    assert is_candidate("we see four tomatoes on a vine a narrator talks", PREFILTER)
+    # A determiner after a verb or a preposition opens an object, not a subject.
+    assert not is_candidate("a man is holding a cup of tea in a kitchen with a smile", PREFILTER)
+    assert not is_candidate("a boy with a hat walks down the road to the shop", PREFILTER)
+
+
+def test_rule_fragment_then_clause_splits_after_a_fragment_with_a_verb(find):
+    assert find(["a clip of a woman preparing food a person pours some liquid into a container"]) == [
+        ["a clip of a woman preparing food", "a person pours some liquid into a container"]]
+    # A fronted phrase without a verb is no sentence: already in ONE_SENTENCE ("on a straight road a man rides").
+    caption = "on a straight road a man rides on a new model bike with so much of facilities"
+    assert find([caption]) == [[caption]]
+
+
+def test_rule_about_to_finds_the_object_gap_after_about_to(find):
+    caption = "the woman talks about the ingredients for the dish she is about to cook"
+    assert find([caption]) == [[caption]]
+
+
+def test_rule_question_phrase_keeps_a_clause_after_which_and_a_noun_phrase(find):
+    caption = "a woman is explaining which flat iron extension she will use to straighten her hair"
+    assert find([caption]) == [[caption]]
+
+
+def test_rule_no_gap_splits_a_passive_or_there_clause_after_a_noun(find):
+    assert find(["a man is talking to another man a trailer for superman is shown"]) == [
+        ["a man is talking to another man", "a trailer for superman is shown"]]
+    assert find(["two frying pans are placed on a stove top there is a person in the kitchen"]) == [
+        ["two frying pans are placed on a stove top", "there is a person in the kitchen"]]
+    # A pronoun clause with a transitive verb and no object is still a reduced relative clause.
+    caption = "a young man discusses a new puppy he is transporting"
+    assert find([caption]) == [[caption]]
+
+
 def test_boundaries_fall_only_between_whitespace_words(nlp):
     # spaCy splits "100%" and "$5" into two tokens; no boundary may fall inside a word.
     doc = nlp("a man sells 100% cotton shirts for $5 he is happy about it")

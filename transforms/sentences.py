@@ -128,17 +128,23 @@ JOINERS = JOINING_WORDS - frozenset({"about", "of", "to", "for", "with", "by", "
 def is_candidate(text: str, prefilter: Prefilter) -> bool:
     """Could this caption be a run-on? True sends it to the parser.
 
-    It must have `min_words` words and either two finite verbs with no
-    conjunction or subordinator between them ("the word destiny flashes a man
-    goes"), or a subject pronoun, "there" or "then" after the first few words,
-    not joined to what precedes, with a finite verb right after it ("... in a
-    forest it has grown"). Finite verbs are told by a word list, so this costs
-    microseconds.
+    It must have `min_words` words and one of these:
+    - two finite verbs with no conjunction or subordinator between them
+      ("the word destiny flashes a man goes");
+    - a subject pronoun, "there" or "then" after the first few words, not
+      joined to what precedes, with a finite verb right after it ("... in a
+      forest it has grown"); after "he", "she", "they", "i", "we" any verb
+      counts ("... win game then they show their flag"), see has_clause_cue;
+    - a determiner-led subject after the first few words, not after a verb
+      or joining word, with a finite verb right after it ("a clip of a woman
+      preparing food a person pours ..."), see has_determiner_clause.
+    Finite verbs are told by a word list, so this costs microseconds.
     """
     words = text.split()
     if len(words) < prefilter.min_words:
         return False
-    return has_unjoined_finite_verbs(words, prefilter.finite_verbs) or has_clause_cue(words, prefilter)
+    return (has_unjoined_finite_verbs(words, prefilter.finite_verbs) or has_clause_cue(words, prefilter)
+            or has_determiner_clause(words, prefilter))
 
 
 def has_unjoined_finite_verbs(words: list, finite_verbs: frozenset) -> bool:
@@ -168,6 +174,44 @@ def has_clause_cue(words: list, prefilter: Prefilter) -> bool:
         if words[i] in CUE_WORDS and words[i - 1] not in NOT_AFTER:
             if any(w in prefilter.finite_verbs for w in words[i + 1:i + 4]):
                 return True
+            if is_bare_verb_after_pronoun(words, i):
+                return True
+    return False
+
+
+# Words that follow a subject pronoun without being its verb ("he and she", "they both", "he too").
+NOT_VERBS_AFTER_PRONOUN = JOINING_WORDS | AUXILIARY_VERBS | frozenset({"both", "all", "too", "also", "just", "then"})
+
+
+def is_bare_verb_after_pronoun(words: list, i: int) -> bool:
+    """Rule `pronoun-verb`: "he", "she", "they", "i", "we" can only be a subject, so the word after one is
+    nearly always its verb, even a verb form the word list lacks ("then they show their flag", "he styles").
+    (A listed verb or auxiliary is already a cue; this adds the forms the list misses.)"""
+    return (words[i] in SUBJECT_PRONOUNS and i + 1 < len(words)
+            and words[i + 1] not in NOT_VERBS_AFTER_PRONOUN and not words[i + 1].endswith("ing"))
+
+
+# Words that open a noun phrase which can be a new clause's subject ("... on a vine a narrator talks").
+SUBJECT_OPENERS = frozenset({"a", "an", "the", "another", "one", "two", "three", "four", "some", "many", "other"})
+
+
+def has_determiner_clause(words: list, prefilter: Prefilter) -> bool:
+    """Rule `determiner-clause`: a determiner after the first few words, not after a joining word, a verb
+    or another determiner, followed by one to three words (no verb, no joining word) and a listed
+    finite verb: "we see four tomatoes on a vine a narrator talks", "... preparing food a person pours".
+    The words before it are then most likely a unit of their own (the parser decides)."""
+    finite = prefilter.finite_verbs
+    for i in range(max(prefilter.cue_after_words, 1), len(words) - 2):
+        before = words[i - 1]
+        if words[i] not in SUBJECT_OPENERS or before in NOT_AFTER or before in SUBJECT_OPENERS:
+            continue
+        if before in finite or before in AUXILIARY_VERBS or before.endswith(("ing", "ed")):
+            continue  # the object of a verb: "is playing a guitar", "holds a cup"
+        for j in range(i + 2, min(i + 5, len(words))):
+            if words[j] in finite:
+                return True
+            if words[j] in NOT_AFTER or words[j] in AUXILIARY_VERBS:
+                break
     return False
 
 
@@ -212,13 +256,25 @@ def is_reduced_relative(subject, verb, start, transitive_verbs: frozenset) -> bo
     before = doc[start - 1]
     if before.tag_ not in NOUN_TAGS and before.lower_ not in RELATIVE_NOUNS:
         return False
+    stranded = doc[len(doc) - 1].tag_ == "IN" or doc[len(doc) - 1].lower_ in STRANDED
+    if is_without_object_slot(subject, verb, transitive_verbs) and not stranded:
+        return False  # "... on a show an old clip is shown", "... in a pan there is a person", "people are interacting"
     if verb.i == len(doc) - 1:
         return True  # nothing after the verb: "a new puppy he is transporting", "the board their company had made"
     if subject.lower_ not in PRONOUN_SUBJECTS:
         return False
-    if before.lower_ in RELATIVE_NOUNS or doc[len(doc) - 1].tag_ == "IN" or doc[len(doc) - 1].lower_ in STRANDED:
+    if before.lower_ in RELATIVE_NOUNS or stranded:
         return True  # "the reason she comes", a stranded preposition: "the chair he sits on"
     return has_object_gap(verb, transitive_verbs)
+
+
+def is_without_object_slot(subject, verb, transitive_verbs: frozenset) -> bool:
+    """Rule `no-gap`: a clause whose verb can take no object has no gap for the noun before it, so it is not
+    a reduced relative clause: an expletive "there" ("... there is a person"), a passive ("a trailer is
+    shown"), or a noun subject whose verb is not a transitive form ("some people are interacting")."""
+    if subject.dep_ in ("expl", "nsubjpass") or subject.lower_ == "there":
+        return True
+    return subject.lower_ not in PRONOUN_SUBJECTS and verb.tag_.startswith("VB") and verb.lower_ not in transitive_verbs
 
 
 def has_object_gap(verb, transitive_verbs: frozenset) -> bool:
@@ -227,6 +283,9 @@ def has_object_gap(verb, transitive_verbs: frozenset) -> bool:
     for child in later:
         if child.dep_ == "xcomp":
             return has_object_gap(child, transitive_verbs)
+        if child.lower_ == "about" and any(c.dep_ == "xcomp" for c in child.children):
+            # "the dish she is about to cook": like "going to", the gap is in the verb after "about to".
+            return has_object_gap(next(c for c in child.children if c.dep_ == "xcomp"), transitive_verbs)
     if any(child.dep_ in OBJECT_DEPS or (child.dep_ == "advmod" and child.tag_ == "JJ") for child in later):
         return False
     conjuncts = [child for child in later if child.dep_ == "conj"]
@@ -349,9 +408,24 @@ def joined_by_words(doc, start, last, rule: BoundaryRule) -> bool:
         return True  # "tells her she is", "shows people they can", "telling her friends she is"
     if any(token.lower_ in EMBEDDING_WORDS for token in doc[max(start - 3, last):start]):
         return True  # "how easy it is", "in case a puppy becomes"
+    if is_after_question_phrase(doc, start, last):
+        return True  # "explaining which flat iron extension she will use"
     if any(token.lower_ in CONDITION_WORDS for token in doc[max(start - 6, last):start]):
         return True  # "if they don t get a trophy they won t ..."
     return is_second_conjunct(doc, start, last)  # "a woman is speaking and in a hand there is a mouse"
+
+
+def is_after_question_phrase(doc, start, last) -> bool:
+    """Rule `question-phrase`: a question or relative determiner ("which", "what", "whose") and then only a
+    noun phrase right before the subject make the clause part of the question ("which flat iron extension
+    she will use", "what kind of music they like"); a longer phrase than the three words before the subject
+    that EMBEDDING_WORDS looks at."""
+    for token in reversed(doc[max(start - 6, last):start]):
+        if token.lower_ in ("which", "what", "whose"):
+            return True
+        if token.tag_ not in NOUN_TAGS | {"JJ", "JJR", "JJS", "DT", "CD", "IN", "PRP$"} or token.lower_ in JOINERS:
+            return False
+    return False
 
 
 def is_not_a_sentence_start(left, subject, before, opener) -> bool:
@@ -360,10 +434,18 @@ def is_not_a_sentence_start(left, subject, before, opener) -> bool:
     if not has_finite_clause(left):
         if left[0].tag_ not in PHRASE_OPENING_TAGS:
             return True  # a fronted phrase: "in the beginning it shows", "by opening the box it fell"
-        if not pronoun and opener.lower_ not in SEQUENCE_ADVERBS:
+        if not pronoun and opener.lower_ not in SEQUENCE_ADVERBS and not is_scene_fragment(left, opener):
             return True  # "on a straight road a man rides"
     # A bare noun after a noun is more likely a compound: "a man in check shirt is playing".
     return not pronoun and opener.tag_ in NOUN_TAGS and before.tag_ in NOUN_TAGS
+
+
+def is_scene_fragment(left, opener) -> bool:
+    """Rule `fragment-then-clause`: a noun phrase with a verb that is not finite ("a clip of a woman preparing
+    food", "a man in a suit and a woman stand in front of tanks and talk", as tagged) is a sentence of its
+    own when a determiner-led clause follows it ("a person pours some liquid"). Without any verb the phrase
+    is more likely part of the clause's subject ("a man with a hat a dog")."""
+    return opener.tag_ in ("DT", "CD") and any(token.tag_.startswith("VB") for token in left)
 
 
 def is_second_conjunct(doc, start, last) -> bool:
