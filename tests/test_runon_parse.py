@@ -114,6 +114,81 @@ def test_rule_no_gap_splits_a_passive_or_there_clause_after_a_noun(find):
     assert find([caption]) == [[caption]]
 
 
+@pytest.fixture(scope="module")
+def rule():
+    from transforms.runon import rule_and_prefilter
+
+    return rule_and_prefilter(load_config("default").runon)[0]
+
+
+def parsed_split(nlp, rule, text):
+    """The boundary rule alone (no pre-filter), as pieces."""
+    return split_at(text, boundary_words(nlp(text), rule))
+
+
+def test_rule_clause_verb_tag_reads_show_as_a_noun_when_tagged_so(nlp, rule):
+    assert parsed_split(nlp, rule, "a young girl sings on a tv show a reality show is going on") == [
+        "a young girl sings on a tv show", "a reality show is going on"]
+    assert parsed_split(nlp, rule, "a man shows the kids how to draw a cat") == ["a man shows the kids how to draw a cat"]
+
+
+def test_rule_open_ending_lets_a_unit_end_with_a_determiner_standing_alone(nlp, rule):
+    assert parsed_split(nlp, rule, "a woman pours mix from one bowl to another a person is putting some food in a tray") == [
+        "a woman pours mix from one bowl to another", "a person is putting some food in a tray"]
+
+
+def test_rule_verb_ends_clause_after_a_passive_or_intransitive_participle(nlp, rule):
+    assert parsed_split(nlp, rule, "a humorous trailer for a movie is being presented there is army training going on") == [
+        "a humorous trailer for a movie is being presented", "there is army training going on"]
+    assert parsed_split(nlp, rule, "a woman is talking she is talking to a camera about her day") == [
+        "a woman is talking", "she is talking to a camera about her day"]
+    # A participle that takes a clause keeps it: "is hoping he can".
+    assert parsed_split(nlp, rule, "a man is hoping he can win the race today") == ["a man is hoping he can win the race today"]
+
+
+def test_rule_parsed_relative_keeps_a_past_tense_relative_clause(find):
+    caption = "a boy is luring in a fish he caught with his rod"
+    assert find([caption]) == [[caption]]
+    # A present tense after "noun + pronoun" is still a new sentence.
+    assert find(["a man is laying down with a woman he tosses and turns on the bed in pain"]) == [
+        ["a man is laying down with a woman", "he tosses and turns on the bed in pain"]]
+
+
+def test_rule_pronoun_not_last_never_ends_a_sentence_with_a_subject_pronoun(nlp, rule):
+    caption = "a group of kids are posing for a picture behind the name of the show they all starred in"
+    assert parsed_split(nlp, rule, caption) == [caption]
+
+
+def test_rule_title_after_work_keeps_a_title_after_the_movie(nlp, rule, find):
+    caption = "a man is watching the movie the dark knight rises on a big screen"
+    assert parsed_split(nlp, rule, caption) == [caption]
+    assert find(["a band plays a song the characters argue over the winner"]) == [
+        ["a band plays a song", "the characters argue over the winner"]]
+
+
+def test_rule_an_for_and_reads_an_before_a_determiner_as_and(find):
+    caption = "a man is cooking food an a baby is laughing"
+    assert find([caption]) == [[caption]]
+
+
+def test_rule_quote_after_speech_keeps_the_words_sung(find):
+    caption = "a band is singing i love rock and roll to a crowd"
+    assert find([caption]) == [[caption]]
+
+
+def test_rule_condition_clause_keeps_a_long_subordinate_clause_with_its_main_clause(find):
+    for caption in ["in a grocery store a man grabs an item and when he gets back to his shopping cart it s different",
+                    "while one animated figure is talking other animated figures are shown in various scenes"]:
+        assert find([caption]) == [[caption]]
+
+
+def test_rule_fragment_then_clause_without_a_verb_needs_a_long_phrase_and_no_the(find):
+    assert find(["a short clip of a music video a man sings into a microphone"]) == [
+        ["a short clip of a music video", "a man sings into a microphone"]]
+    caption = "a doll of ariel the little mermaid sits still on a plastic rock"
+    assert find([caption]) == [[caption]]
+
+
 def test_boundaries_fall_only_between_whitespace_words(nlp):
     # spaCy splits "100%" and "$5" into two tokens; no boundary may fall inside a word.
     doc = nlp("a man sells 100% cotton shirts for $5 he is happy about it")

@@ -38,7 +38,7 @@ SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "expl"})
 
 # Words that join what follows to what precedes: never a boundary right after one.
 JOINING_WORDS = frozenset("""
-and or but nor so yet plus because while when whenever as if that which who whom whose where wherever
+and or but nor so yet plus because while whilst when whenever as if that which who whom whose where wherever
 what whatever why how until till since after before though although whereas than like unless once
 whether about of to for with by from into onto at in on everytime everywhere wherever
 """.split())
@@ -256,16 +256,41 @@ def is_reduced_relative(subject, verb, start, transitive_verbs: frozenset) -> bo
     before = doc[start - 1]
     if before.tag_ not in NOUN_TAGS and before.lower_ not in RELATIVE_NOUNS:
         return False
+    pronoun = subject.lower_ in PRONOUN_SUBJECTS
+    if pronoun and before.lower_ in RELATIVE_NOUNS:
+        return True  # "the reason she comes", "from the time it was born"
     stranded = doc[len(doc) - 1].tag_ == "IN" or doc[len(doc) - 1].lower_ in STRANDED
     if is_without_object_slot(subject, verb, transitive_verbs) and not stranded:
         return False  # "... on a show an old clip is shown", "... in a pan there is a person", "people are interacting"
     if verb.i == len(doc) - 1:
         return True  # nothing after the verb: "a new puppy he is transporting", "the board their company had made"
-    if subject.lower_ not in PRONOUN_SUBJECTS:
-        return False
-    if before.lower_ in RELATIVE_NOUNS or stranded:
-        return True  # "the reason she comes", a stranded preposition: "the chair he sits on"
+    if not pronoun:
+        return False  # a noun subject with words after its verb: mostly a new sentence ("a man drops onto ...")
+    if stranded:
+        return True  # a stranded preposition: "the chair he sits on"
+    if is_parsed_relative(verb, before):
+        return True
     return has_object_gap(verb, transitive_verbs)
+
+
+def is_parsed_relative(verb, noun) -> bool:
+    """Rule `parsed-relative`: a past-tense verb the parser hangs on the noun before it as a relative clause,
+    with no object: "the fish he caught with his rod", "a facebook video she saw". Captions tell what
+    happens in the present, so a past tense right after "noun + pronoun" mostly describes the noun; the
+    transitive word list may lack the verb ("caught" is mostly a passive participle). A present-tense verb
+    still needs the list ("a woman he tosses and turns" is a new sentence)."""
+    return (verb.dep_ == "relcl" and verb.tag_ == "VBD" and verb.head.i == noun.i
+            and has_object_gap(verb, ALL_VERBS))
+
+
+class _AllVerbs:
+    """Stands for a word list holding every verb form (has_object_gap then only looks for an object)."""
+
+    def __contains__(self, word) -> bool:
+        return True
+
+
+ALL_VERBS = _AllVerbs()
 
 
 def is_without_object_slot(subject, verb, transitive_verbs: frozenset) -> bool:
@@ -392,19 +417,26 @@ def joined_by_words(doc, start, last, rule: BoundaryRule) -> bool:
     """Do the words just before `start` join the clause to what precedes it?"""
     before, opener = doc[start - 1], doc[start]
     by_sequence = opener.lower_ in SEQUENCE_ADVERBS  # "... then he enters a room"
-    if before.lower_ in JOINING_WORDS or before.tag_ in OPEN_ENDING_TAGS or before.lower_ in CLAUSE_VERBS:
+    if before.lower_ in JOINING_WORDS or is_open_ending(before) or is_clause_verb(before):
         return True
     if before.lower_ in SEQUENCE_ADVERBS or before.lower_ in CLAUSE_ADJECTIVES:
         return True  # "and then he ...", "sure she wants it"
-    if not by_sequence and (before.tag_.startswith("VB") or before.tag_ == "RP"):
+    if before.lower_ in SUBJECT_PRONOUNS:
+        return True  # rule `pronoun-not-last`: "the show they | all starred in" (a subject ends no sentence)
+    if is_title_after_work(before, opener) or is_an_for_and(doc, start) or is_quote_after_speech(before, opener):
+        return True
+    if (not by_sequence and (before.tag_.startswith("VB") or before.tag_ == "RP")
+            and not ends_its_clause(before, rule.transitive_verbs)):
         # The phrase after a verb is mostly its object or clause ("climbs the rocky mountain", "a man wearing
         # a red hat"); only a determiner-led subject after an intransitive verb opens a sentence ("the word
         # destiny flashes a man goes ...").
         if (before.tag_ == "RP" or before.lower_ in rule.transitive_verbs or before.lower_ in AUXILIARY_VERBS
                 or opener.tag_ not in ("DT", "CD", "PRP$")):
             return True
-    told = [t for t in doc[max(start - 5, last):start - 1] if t.lower_ in OBJECT_CLAUSE_VERBS]
-    if told and (before.tag_ in NOUN_TAGS or before.tag_ == "PRP" or before.lower_ in AUDIENCES):
+    told = [t for t in doc[max(start - 5, last):start - 1]
+            if t.lower_ in OBJECT_CLAUSE_VERBS and t.tag_.startswith("VB")]
+    if told and opener.tag_ in ("PRP", "EX") and (before.tag_ in NOUN_TAGS or before.tag_ == "PRP"
+                                                  or before.lower_ in AUDIENCES):
         return True  # "tells her she is", "shows people they can", "telling her friends she is"
     if any(token.lower_ in EMBEDDING_WORDS for token in doc[max(start - 3, last):start]):
         return True  # "how easy it is", "in case a puppy becomes"
@@ -412,7 +444,88 @@ def joined_by_words(doc, start, last, rule: BoundaryRule) -> bool:
         return True  # "explaining which flat iron extension she will use"
     if any(token.lower_ in CONDITION_WORDS for token in doc[max(start - 6, last):start]):
         return True  # "if they don t get a trophy they won t ..."
+    if opens_with_condition(doc, start, last):
+        return True
     return is_second_conjunct(doc, start, last)  # "a woman is speaking and in a hand there is a mouse"
+
+
+# Nouns of works that a title follows: "the movie the dark knight rises", "the group the backstreet boys".
+WORK_NOUNS = frozenset("""
+movie movies film films show shows song songs series game games book books album band group channel program
+programme episode novel play musical cartoon sitcom documentary videogame title trailer
+""".split())
+
+
+def is_title_after_work(before, opener) -> bool:
+    """Rule `title-after-work`: "the" right after "the" + a noun that names a work mostly opens its title, not
+    a new sentence: "a clip from the movie the dark knight rises", "the singing group the backstreet boys
+    stands". After "a" + such a noun it is a new subject: "a band plays a song | the characters argue"."""
+    if before.lower_ not in WORK_NOUNS or opener.lower_ != "the":
+        return False
+    i = before.i - 1
+    while i >= 0 and before.doc[i].tag_ in NOUN_TAGS | {"JJ", "VBG"}:
+        i -= 1
+    return i >= 0 and before.doc[i].lower_ == "the"
+
+
+# Words after which a first-person clause is what is sung or said: "a girl sings i wish that i could ...".
+SPEECH_WORDS = frozenset("""
+sing sings singing sang chant chants chanting yell yells yelling shout shouts shouting scream screams screaming
+song songs lyrics lyric words comment quote quotes saying
+""".split())
+
+
+def is_quote_after_speech(before, opener) -> bool:
+    """Rule `quote-after-speech`: captions speak of people in the third person, so "i" or "we" right after
+    a word of singing or saying opens the words sung or said, not a new sentence: "a band is singing i love
+    rock and roll to a crowd"."""
+    return before.lower_ in SPEECH_WORDS and opener.lower_ in ("i", "we")
+
+
+def is_an_for_and(doc, start) -> bool:
+    """Rule `an-for-and`: "an" before another determiner is a typed "and": "cooking food an a baby is laughing"."""
+    return doc[start].lower_ == "an" and start + 1 < len(doc) and doc[start + 1].tag_ in ("DT", "PRP$")
+
+
+def opens_with_condition(doc, start, last) -> bool:
+    """Rule `condition-clause`: a subordinate clause that opens the piece, or follows its "and", wants the
+    main clause after it, however long it is: "and when he gets back to his shopping cart | it s different",
+    "while one animated figure is talking | other figures are shown",
+    "before purchasing an expensive product ... | we always take suggestion"."""
+    for token in doc[last:start]:
+        if token.lower_ in CONDITION_WORDS | {"before", "while"} and (token.i == last or doc[token.i - 1].lower_ == "and"):
+            return True
+    return False
+
+
+def is_clause_verb(token) -> bool:
+    """Rule `clause-verb-tag`: a verb that takes a clause ("says he is", "shows they can") joins the clause
+    after it, but only as a verb: "on a tv show | a reality show is going on" has the noun."""
+    return token.lower_ in CLAUSE_VERBS and token.tag_.startswith("VB")
+
+
+def is_open_ending(token) -> bool:
+    """A word a unit cannot end with (a determiner, preposition ...), unless it is a pronoun-like
+    determiner standing alone as an object: "talking to one another | a woman speaks"."""
+    return token.tag_ in OPEN_ENDING_TAGS and not (token.tag_ == "DT" and token.dep_ in ("pobj", "dobj"))
+
+
+# Participles that take an object or a clause even in a passive ("is shown a video", "is told he won").
+OBJECT_PARTICIPLES = frozenset({"shown", "told", "asked", "taught", "given", "sent", "offered", "promised", "warned",
+                                "hoping", "wondering", "complaining", "bragging", "joking", "arguing", "insisting",
+                                "admitting", "remembering", "worrying", "praying", "promising", "assuming", "figuring",
+                                "confirming", "warning", "answering", "replying", "commenting", "noting", "adding",
+                                "feeling", "thinking", "knowing", "saying", "realizing", "pretending", "guessing"})
+
+
+def ends_its_clause(verb, transitive_verbs: frozenset) -> bool:
+    """Rule `verb-ends-clause`: a past participle ("a humorous trailer is being presented | there is army
+    training") or an -ing form of a verb that takes no object ("a woman is talking | she is talking") ends
+    its clause, so a subject after it starts a new one. Not a participle that takes an object or a clause."""
+    word = verb.lower_
+    if word in OBJECT_PARTICIPLES or word in CLAUSE_VERBS or verb.dep_ in ("aux", "auxpass"):
+        return False
+    return verb.tag_ == "VBN" or (verb.tag_ == "VBG" and word not in transitive_verbs)
 
 
 def is_after_question_phrase(doc, start, last) -> bool:
@@ -444,8 +557,17 @@ def is_scene_fragment(left, opener) -> bool:
     """Rule `fragment-then-clause`: a noun phrase with a verb that is not finite ("a clip of a woman preparing
     food", "a man in a suit and a woman stand in front of tanks and talk", as tagged) is a sentence of its
     own when a determiner-led clause follows it ("a person pours some liquid"). Without any verb the phrase
-    is more likely part of the clause's subject ("a man with a hat a dog")."""
-    return opener.tag_ in ("DT", "CD") and any(token.tag_.startswith("VB") for token in left)
+    is more likely part of the clause's subject ("a man with a hat a dog"), and the phrase must end with a
+    noun, pronoun or verb ("a woman wearing only | a white bikini" is one phrase)."""
+    if opener.tag_ not in ("DT", "CD"):
+        return False
+    if not (left[-1].tag_ in NOUN_TAGS or left[-1].tag_ in ("PRP", "RP") or left[-1].tag_.startswith("VB")):
+        return False
+    if any(token.tag_.startswith("VB") for token in left):
+        return True
+    # Without a verb: a noun phrase of 4 words or more, then "a"/"an" or a number ("a short clip of a music
+    # video | a man sings"); "the" there mostly opens a name or title ("a doll of ariel the little mermaid").
+    return len(left) >= 4 and left[-1].tag_ in NOUN_TAGS and opener.lower_ not in ("the", "this", "that", "these")
 
 
 def is_second_conjunct(doc, start, last) -> bool:
