@@ -261,21 +261,38 @@ def test_profiles_keep_truncate_for_paper_and_parse_for_default():
     assert (default.rule, default.policy) == ("parse", "first")
 
 
-# Floors a little under what benchmarks/runon_devset.py prints for the default settings.
-REAL_FLOORS = {"precision": 0.85, "recall": 0.65, "false_split_rate": 0.02}
-SYNTHETIC_FLOORS = {"precision": 0.85, "recall": 0.15, "false_split_rate": 0.01}
+# Floors a little under what benchmarks/runon_devset.py prints for the default settings. `first` is the sample
+# the rule was developed on; `second` was labelled before the rule was scored on it (README, step IV).
+FLOORS = {
+    "first": {"precision": 0.88, "recall": 0.75, "false_split_rate": 0.015},
+    "second": {"precision": 0.62, "recall": 0.29, "false_split_rate": 0.015},
+    "synthetic": {"precision": 0.93, "recall": 0.32, "false_split_rate": 0.005},
+}
 
 
-@pytest.mark.parametrize("name", ["real", "synthetic"])
+@pytest.mark.parametrize("name", ["first", "second", "synthetic"])
 def test_floors_on_the_dev_sets(find, msrvtt_dir, name):
     from benchmarks.runon_devset import load_devset, predict, score, synthetic_devset, train_videos_captions
 
-    rows = load_devset() if name == "real" else synthetic_devset(train_videos_captions(msrvtt_dir))
+    if name == "synthetic":
+        rows = synthetic_devset(train_videos_captions(msrvtt_dir))
+    else:
+        rows = load_devset(sample={"first": "1", "second": "2"}[name])
     figures = score(rows, predict(find, [text for text, _ in rows]))
-    floors = REAL_FLOORS if name == "real" else SYNTHETIC_FLOORS
+    floors = FLOORS[name]
     assert figures["precision"] >= floors["precision"]
     assert figures["recall"] >= floors["recall"]
     assert figures["false_split_rate"] <= floors["false_split_rate"]
+
+
+def test_the_dev_set_holds_two_disjoint_samples():
+    from benchmarks.runon_devset import DEVSET
+
+    rows = [line.split("\t") for line in DEVSET.read_text(encoding="utf-8").splitlines()[1:]]
+    first = {row[0] for row in rows if row[2] == "1"}
+    second = {row[0] for row in rows if row[2] == "2"}
+    assert len(first) >= 150 and len(second) >= 150 and not first & second
+    assert {row[2] for row in rows} == {"1", "2"}
 
 
 def test_the_dev_set_labels_give_back_their_captions():
