@@ -280,17 +280,7 @@ def is_parsed_relative(verb, noun) -> bool:
     transitive word list may lack the verb ("caught" is mostly a passive participle). A present-tense verb
     still needs the list ("a woman he tosses and turns" is a new sentence)."""
     return (verb.dep_ == "relcl" and verb.tag_ == "VBD" and verb.head.i == noun.i
-            and has_object_gap(verb, ALL_VERBS))
-
-
-class _AllVerbs:
-    """Stands for a word list holding every verb form (has_object_gap then only looks for an object)."""
-
-    def __contains__(self, word) -> bool:
-        return True
-
-
-ALL_VERBS = _AllVerbs()
+            and has_object_gap(verb, transitive_verbs=None))
 
 
 def is_without_object_slot(subject, verb, transitive_verbs: frozenset) -> bool:
@@ -302,8 +292,9 @@ def is_without_object_slot(subject, verb, transitive_verbs: frozenset) -> bool:
     return subject.lower_ not in PRONOUN_SUBJECTS and verb.tag_.startswith("VB") and verb.lower_ not in transitive_verbs
 
 
-def has_object_gap(verb, transitive_verbs: frozenset) -> bool:
-    """A transitive verb (at the end of its chain of "to" complements) with nothing that completes it."""
+def has_object_gap(verb, transitive_verbs) -> bool:
+    """A transitive verb (at the end of its chain of "to" complements) with nothing that completes it.
+    `transitive_verbs` None counts every verb as transitive (only the missing object is looked for)."""
     later = [child for child in verb.children if child.i > verb.i]
     for child in later:
         if child.dep_ == "xcomp":
@@ -317,7 +308,7 @@ def has_object_gap(verb, transitive_verbs: frozenset) -> bool:
     if conjuncts and not all(has_object_gap(child, transitive_verbs) or child.i == len(child.doc) - 1
                              for child in conjuncts):
         return False  # "a dog he lies down and tries to look sorry"; not "a game he is playing and streaming"
-    return verb.lower_ in transitive_verbs
+    return transitive_verbs is None or verb.lower_ in transitive_verbs
 
 
 def boundary_tokens(doc, rule: BoundaryRule) -> list:
@@ -556,9 +547,9 @@ def is_not_a_sentence_start(left, subject, before, opener) -> bool:
 def is_scene_fragment(left, opener) -> bool:
     """Rule `fragment-then-clause`: a noun phrase with a verb that is not finite ("a clip of a woman preparing
     food", "a man in a suit and a woman stand in front of tanks and talk", as tagged) is a sentence of its
-    own when a determiner-led clause follows it ("a person pours some liquid"). Without any verb the phrase
-    is more likely part of the clause's subject ("a man with a hat a dog"), and the phrase must end with a
-    noun, pronoun or verb ("a woman wearing only | a white bikini" is one phrase)."""
+    own when a determiner-led clause follows it ("a person pours some liquid"). The phrase must end with a
+    noun, pronoun or verb ("a woman wearing only | a white bikini" is one phrase). Without any verb it must
+    be long, and the clause must not open with "the" (see below)."""
     if opener.tag_ not in ("DT", "CD"):
         return False
     if not (left[-1].tag_ in NOUN_TAGS or left[-1].tag_ in ("PRP", "RP") or left[-1].tag_.startswith("VB")):
