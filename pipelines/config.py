@@ -65,6 +65,8 @@ class SpellingConfig:
     context_margin: float = 5.0  # ...and this many times more often than the next candidate or the token
     context_short_length: int = 4  # a token this short is corrected only where its context chooses the candidate
     inflections: bool = True  # a known word of five letters or more with -ed, -ing, -er, -ers or -ly added is kept
+    regular_plurals: bool = False  # ...and a known word with an s added, only where a bare s makes its plural
+    split_before_words: tuple = ()  # a known word of 4+ letters run into one of these words is split ("floorswith")
     context_max_distance: int = 1  # the context chooses only among candidates this close
     acronym_slip_max_count: int = 3  # a three-letter token known only in capitals ("amd"), this rare, may be a slip
     three_letter_candidate_min_count: int = 1000  # a three-letter token's candidates must be this common ("and")

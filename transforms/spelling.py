@@ -255,12 +255,13 @@ class RankedCorrection:
         if not (piece.isalpha() and piece.isascii()):
             return Decision(None, "not_a_word")
         count, videos = self._stats.get(piece, (0, 0))
-        split = self._attested_split(piece, count)
+        split = self._attested_split(piece, count) or self._split_before_function_word(piece)
         if split is not None:
             return split
         if after_name:
             return self._keep_or_flag(videos, "follows a name: probably a surname")
-        if piece.endswith("s") and self._accepts_in_any_case(piece[:-1]):
+        if piece.endswith("s") and self._accepts_in_any_case(piece[:-1]) and (
+                not self._config.regular_plurals or takes_plain_s(piece[:-1])):
             return Decision(None, "plural")  # "volcanos", "lamborghinis": a known word, pluralised
         candidates = self._close_words(piece, min_length=4)
         if self._config.inflections and self._inflected(piece) and not any(is_slip(piece, w) for w, _, _ in candidates):
@@ -297,6 +298,15 @@ class RankedCorrection:
         ratio = 1.0 if phrase.endswith(" s") else self._config.split_ratio
         if phrase_count >= ratio * max(count, 1):
             return Decision(phrase, "split", round(phrase_count / (phrase_count + count), 4))
+        return None
+
+    def _split_before_function_word(self, piece: str) -> Optional[Decision]:
+        """'handlesand', 'floorswith': a known word of four letters or more run into one of
+        `split_before_words`, which no English word ends in; the space was forgotten."""
+        for word in self._config.split_before_words:
+            first = piece[: -len(word)]
+            if piece.endswith(word) and len(first) >= 4 and self._accepts(first) and first not in self._mapped:
+                return Decision(f"{first} {word}", "split", 1.0)
         return None
 
     def _rank(self, piece: str, count: int, videos: int, candidates: list) -> Decision:
@@ -385,6 +395,14 @@ class RankedCorrection:
                     for word in phrase.split()):
                 splits.append((phrase, count))
         return splits
+
+
+def takes_plain_s(word: str) -> bool:
+    """Whether the plural of `word` is written by adding a bare s: not after s, x, z, ch or sh
+    ("beaches", not "beachs") nor after a consonant and y ("fries", not "frys")."""
+    if word.endswith(("s", "x", "z", "ch", "sh")):
+        return False
+    return not (word.endswith("y") and len(word) > 1 and word[-2] not in "aeiou")
 
 
 def is_slip(typo: str, word: str) -> bool:
