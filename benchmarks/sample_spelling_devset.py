@@ -7,13 +7,18 @@ occurrences (seed 2022), with at most 3 occurrences of the same token, sorted
 by sen_id. The TSV it writes has empty label/intended/note columns, to be
 filled in by hand (see tests/data/spelling_dev.tsv).
 
-tests/data/spelling_dev.tsv holds two samples: 420 rows drawn with the
-defaults, then 200 more (`--seed 777 --size 200 --exclude-labelled`), drawn
-from sentences the first did not use and labelled before the rule was scored on
-them (note "second sample").
+tests/data/spelling_dev.tsv holds three samples: 420 rows drawn with the
+defaults, then 200 more (`--seed 777 --size 200 --exclude-labelled`, note
+"second sample (seed 777)") and 250 more (`--seed 2026 --size 250
+--exclude-labelled`, note "third sample (seed 2026)"). Each later sample is
+drawn from sentences no earlier sample used, and was labelled before the rule
+was scored on it, so the second and third together are the held-out estimate
+(benchmarks/spelling_devset.py prints each sample's figures).
+`--exclude-labelled` skips every sentence the file labels when it runs, so a
+later sample is drawn again only from the file as it was before that sample.
 
-Usage:
-    .venv/bin/python benchmarks/sample_spelling_devset.py [--out PATH]
+Usage (as a module, so that `--exclude-labelled` can import benchmarks.spelling_devset):
+    .venv/bin/python -m benchmarks.sample_spelling_devset [--seed N] [--size N] [--exclude-labelled] [--out PATH]
 """
 import argparse
 import collections

@@ -1,4 +1,4 @@
-"""The cleaning pipeline: read -> normalize -> spelling -> screen -> dedup -> runon -> write -> validate."""
+"""The cleaning pipeline: read -> normalize -> spelling -> screen -> dedup -> runon -> [spelling recheck] -> write -> validate."""
 import apache_beam as beam
 
 from pipelines.finalize import Finalize
@@ -7,6 +7,7 @@ from pipelines.stats import CountFigures
 from transforms.dedup import RemoveNearDuplicates
 from transforms.normalize import Normalize
 from transforms.read import CaptionLimits, ReadMsrVtt
+from transforms.recheck import RecheckSpelling
 from transforms.runon import SplitRunons, TruncateLongCaptions, WordLimit
 from transforms.screen import ScreenCaptions
 from transforms.spelling import CorrectSpelling
@@ -38,6 +39,12 @@ def build_cleaning(pipeline, sources, output_dir, config):
     elif "runon" in config.steps:
         word_limit = batches | "RunonWordLimit" >> WordLimit(config.runon.std_multiplier)
         batches = batches | "Runon" >> TruncateLongCaptions(word_limit, config.runon.splits) | log_progress("runon")
+    if "spelling" in config.steps:
+        # The ranked rule's counts, taken again on the cleaned captions (transforms/recheck.py).
+        for round_number in range(1, config.spelling.recheck_rounds + 1):
+            batches = (batches | f"RecheckSpelling{round_number}" >> RecheckSpelling(config, round_number)
+                       | log_progress(f"recheck{round_number}"))
     written = batches | "Write" >> WriteTables(output_dir, config.output.sen_ids_per_file)
-    counts = batches | "Figures" >> CountFigures()
+    rounds = config.spelling.recheck_rounds if "spelling" in config.steps else 0
+    counts = batches | "Figures" >> CountFigures(rounds)
     return counts | "Finalize" >> Finalize(output_dir, config, written, word_limit, lineage=batches)

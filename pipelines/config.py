@@ -65,9 +65,16 @@ class SpellingConfig:
     context_margin: float = 5.0  # ...and this many times more often than the next candidate or the token
     context_short_length: int = 4  # a token this short is corrected only where its context chooses the candidate
     inflections: bool = True  # a known word of five letters or more with -ed, -ing, -er, -ers or -ly added is kept
+    regular_plurals: bool = False  # ...and a known word with an s added, only where a bare s makes its plural
+    split_before_words: tuple = ()  # a known word of 4+ letters run into one of these words is split ("floorswith")
     context_max_distance: int = 1  # the context chooses only among candidates this close
     acronym_slip_max_count: int = 3  # a three-letter token known only in capitals ("amd"), this rare, may be a slip
     three_letter_candidate_min_count: int = 1000  # a three-letter token's candidates must be this common ("and")
+    # After steps III and IV, recount the corpus statistics on the cleaned captions and run
+    # step II again (steps III and IV again on the videos it changes), this many times
+    # (transforms/recheck.py). The ranked rule decides on counts the cleaning changes; a
+    # round that changes nothing shows the output is what cleaning it again gives back.
+    recheck_rounds: int = 0
 
 
 @dataclass(frozen=True)
@@ -150,6 +157,11 @@ def check_config(config: CleaningConfig) -> None:
     if config.spelling.suggestion not in ("first", "first_plain", "ranked"):
         raise ConfigError("spelling.suggestion must be 'first', 'first_plain' or 'ranked', "
                           f"not {config.spelling.suggestion!r}")
+    if config.spelling.recheck_rounds < 0:
+        raise ConfigError("spelling.recheck_rounds must be >= 0")
+    if config.spelling.recheck_rounds and config.spelling.suggestion != "ranked":
+        raise ConfigError("spelling.recheck_rounds needs spelling.suggestion: ranked "
+                          "(the other rules do not read corpus counts, so a recheck would change nothing)")
     if config.dedup.edit_threshold < 0:
         raise ConfigError("dedup.edit_threshold (e) must be >= 0")
     if not 0.0 < config.dedup.similarity_threshold <= 1.0:

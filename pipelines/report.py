@@ -377,7 +377,21 @@ def corrections_section(runs: list[Run]) -> str:
             f"{TOP_CORRECTIONS} changes of each rule. <i>british</i>, <i>split</i> and <i>vocabulary</i> are word "
             "lists, <i>suggestion</i> is Hunspell's first suggestion (paper), <i>ranked</i> and <i>context</i> are "
             "the default profile's corpus-ranked correction (README).</p>")
-    return section("Spelling corrections", by_rule + text + per_run(runs, top_corrections))
+    return section("Spelling corrections", by_rule + text + recheck_note(runs) + per_run(runs, top_corrections))
+
+
+def recheck_note(runs: list[Run]) -> str:
+    """The captions each recheck round of step II changed, for the runs that had rounds."""
+    lines = []
+    for run in runs:
+        rounds = (step_figures(run, "spelling") or {}).get("recheck_captions_changed") or {}
+        if rounds:
+            changed = ", ".join(f"round {name.split('_')[-1]}: {count:,}" for name, count in
+                                sorted(rounds.items(), key=lambda item: int(item[0].split("_")[-1])))
+            lines.append(f"<p class='note'>{esc(run.label)}: step II ran again on the cleaned captions with their "
+                         f"counts taken again (README, <code>recheck_rounds</code>); captions changed by {changed}."
+                         "</p>")
+    return "".join(lines)
 
 
 def top_corrections(run: Run) -> str:

@@ -8,6 +8,7 @@ from collections import Counter
 import apache_beam as beam
 
 from transforms.batch import tokens_changed
+from transforms.recheck import recheck_label
 
 STEPS = ("read", "normalize", "spelling", "screen", "dedup", "runon")
 # The steps that judge captions against each other: they may drop a caption but
@@ -15,7 +16,7 @@ STEPS = ("read", "normalize", "spelling", "screen", "dedup", "runon")
 COMPARING_STEPS = ("dedup", "runon")
 
 
-def video_counts(batch) -> Counter:
+def video_counts(batch, recheck_rounds: int = 0) -> Counter:
     """What one video contributes to the figures, as 'path/to/figure' -> count."""
     counts = Counter()
     usable = batch.input_records - sum(1 for row in batch.removed if row["step"] == "read")
@@ -33,6 +34,10 @@ def video_counts(batch) -> Counter:
     for row in batch.corrections:
         counts[f"steps/spelling/tokens_changed_by_rule/{row['rule']}"] += 1
     counts["steps/spelling/tokens_flagged"] += len(batch.flagged)
+    for round_number in range(1, recheck_rounds + 1):
+        label = recheck_label(round_number)
+        counts[f"steps/spelling/recheck_captions_changed/round_{round_number}"] += len(
+            {row["sen_id"] for row in batch.edits if row["step"] == "spelling" and row["rule"].startswith(label)})
     for row in batch.runon:
         counts[f"steps/runon/captions_split_by_split/{batch.split}"] += 1
         counts[f"steps/runon/sentences_by_split/{batch.split}"] += len(row["sentences"])
@@ -82,9 +87,13 @@ def nest(counts: dict) -> dict:
 class CountFigures(beam.PTransform):
     """VideoBatch -> one Counter with the whole run's figures."""
 
+    def __init__(self, recheck_rounds: int = 0):
+        super().__init__()
+        self._recheck_rounds = recheck_rounds
+
     def expand(self, batches):
         return (
             batches
-            | "VideoCounts" >> beam.Map(video_counts)
+            | "VideoCounts" >> beam.Map(video_counts, self._recheck_rounds)
             | "AddCounts" >> beam.CombineGlobally(add_counts)
         )

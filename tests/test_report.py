@@ -12,7 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from pipelines.cli import main
-from pipelines.report import highlight_changes, input_captions, read_table, write_report
+from pipelines.report import Run, highlight_changes, input_captions, read_table, recheck_note, write_report
 from schemas.tables import TABLES
 from test_pipeline import tiny_dataset, write_annotations
 
@@ -250,3 +250,12 @@ def test_the_same_run_gives_the_same_page(paper_run, tmp_path):
     first = write_report(str(paper_run), report_path=str(tmp_path / "one.html")).read_bytes()
     second = write_report(str(paper_run), report_path=str(tmp_path / "two.html")).read_bytes()
     assert first == second
+
+
+def test_the_spelling_section_gives_the_captions_each_recheck_round_changed_in_round_order():
+    rounds = {f"round_{n}": count for n, count in ((10, 0), (2, 3), (1, 51))}
+    stats = {"steps_run": ["spelling"], "steps": {"spelling": {"recheck_captions_changed": rounds}}}
+    run = Run(Path("."), stats, *(pd.DataFrame() for _ in range(4)), None, label="default")
+    assert recheck_note([run]).endswith("captions changed by round 1: 51, round 2: 3, round 10: 0.</p>")
+    assert recheck_note([Run(Path("."), {"steps_run": ["spelling"]}, *(pd.DataFrame() for _ in range(4)),
+                             None)]) == ""

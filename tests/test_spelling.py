@@ -114,7 +114,8 @@ class FakeHunspell:
         return word in self._words
 
 
-LOWERCASE = {"and", "the", "plotting", "plowing", "cook", "cock", "style", "sale", "hair", "is", "horn", "shown",
+LOWERCASE = {"beach", "beaches", "volcano", "floors", "handles", "roll", "with", "some", "grill", "girl", "put",
+             "and", "the", "plotting", "plowing", "cook", "cock", "style", "sale", "hair", "is", "horn", "shown",
              "gloves", "four", "good", "very", "care", "bear", "career", "a", "on", "puppet", "puppets", "swim",
              "swimming", "play", "plaid", "shirt"}
 NAMES_AND_ACRONYMS = {"Obama", "AMD", "ECG", "Portuguese"}
@@ -215,3 +216,27 @@ def test_a_known_word_with_a_regular_ending_is_kept_unless_it_is_one_slip_from_a
     assert rule.decide("puppeted").replacement is None and rule.decide("puppeted").rule == "inflected"
     assert rule.decide("swiming").replacement == "swimming"  # "swim" is too short a stem, and it is a slip
     assert ranked_rule(stats, inflections=False).decide("puppeted").replacement == "puppets"
+
+
+def test_takes_plain_s():
+    from transforms.spelling import takes_plain_s
+
+    assert takes_plain_s("volcano") and takes_plain_s("toy") and takes_plain_s("lamborghini")
+    assert not any(takes_plain_s(word) for word in ("beach", "fry", "box", "bus", "dish", "waltz"))
+
+
+def test_a_known_word_with_an_s_is_a_plural_only_where_a_bare_s_makes_the_plural():
+    stats = {"beachs": (2, 2), "beaches": (150, 80), "beach": (900, 400), "volcanos": (3, 2)}
+    rule = ranked_rule(stats, regular_plurals=True)
+    assert rule.decide("volcanos").rule == "plural"
+    assert rule.decide("beachs").replacement == "beaches"
+    assert ranked_rule(stats, regular_plurals=False).decide("beachs").rule == "plural"
+
+
+def test_a_known_word_run_into_a_function_word_is_split():
+    rule = ranked_rule({"floorswith": (1, 1), "handlesand": (1, 1)}, split_before_words=("and", "with", "some"))
+    assert rule.decide("floorswith").replacement == "floors with"
+    assert rule.decide("handlesand").replacement == "handles and"
+    assert rule.decide("thewith").replacement is None  # "the" is shorter than four letters
+    assert ranked_rule({"floorswith": (1, 1)}).decide("floorswith").replacement is None  # off by default
+

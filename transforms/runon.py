@@ -244,8 +244,44 @@ class SplitRunons(beam.PTransform):
                    | "GroupVideos" >> beam.GroupByKey())
         if self._config.policy != "separate":
             return grouped | "SplitRunons" >> beam.ParDo(SplitRunonsFn(self._config))
-        id_stride = (batches
-                     | "MaxSenId" >> beam.Map(max_sen_id)
-                     | "GlobalMax" >> beam.CombineGlobally(lambda ids: max(ids, default=-1))
-                     | "IdStride" >> beam.Map(lambda top: top + 1))
+        id_stride = batches | "IdStride" >> IdStride()
         return grouped | "SplitRunons" >> beam.ParDo(SplitRunonsFn(self._config), beam.pvalue.AsSingleton(id_stride))
+
+
+class IdStride(beam.PTransform):
+    """VideoBatch -> one more than the largest sen_id of the dataset, kept or removed (see new_sen_id)."""
+
+    def expand(self, batches):
+        return (batches
+                | "MaxSenId" >> beam.Map(max_sen_id)
+                | "GlobalMax" >> beam.CombineGlobally(lambda ids: max(ids, default=-1))
+                | "PlusOne" >> beam.Map(lambda top: top + 1))
+
+
+def split_some_captions(batch, sen_ids: set, find, config, id_stride: int = 0):
+    """Step IV (`parse`) on the captions of one video whose id is in `sen_ids`; the others are not parsed.
+
+    A caption split before (a recheck changed it) keeps one runon/ row: the
+    earlier one, with its first sentence replaced by the sentences it splits into now.
+    """
+    if batch.split not in config.splits:
+        return batch
+    chosen = [caption for caption in batch.captions if caption.sen_id in sen_ids]
+    found = dict(zip((caption.sen_id for caption in chosen), find(caption.text for caption in chosen)))
+    sentences = [found.get(caption.sen_id, [caption.text]) for caption in batch.captions]
+    done = apply_policy(replace(batch, runon=[]), sentences, config.policy, id_stride)
+    return replace(done, runon=_merge_runon_rows(batch.runon, done.runon))
+
+
+def _merge_runon_rows(earlier: list, later: list) -> list:
+    later_by_id = {row["sen_id"]: row for row in later}
+    merged = []
+    for row in earlier:
+        again = later_by_id.pop(row["sen_id"], None)
+        if again is not None:
+            rest = [] if row["policy"] == "whole" else row["sentences"][1:]
+            row = {**again, "sentences": again["sentences"] + rest,
+                   "new_sen_ids": list(row["new_sen_ids"]) + list(again["new_sen_ids"]),
+                   "action": f"{again['action']}, after a recheck of step II changed the caption split before"}
+        merged.append(row)
+    return merged + list(later_by_id.values())

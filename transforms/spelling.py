@@ -77,7 +77,7 @@ class Decision:
 KEEP = Decision()
 
 
-def correct_caption(text: str, mappings: tuple, decide: Callable) -> tuple:
+def correct_caption(text: str, mappings: tuple, decide: Callable, is_plain: Callable = lambda token: False) -> tuple:
     """The corrected caption, its correction rows and its flagged rows (all without sen_id).
 
     `mappings` are (rule, {from: to}) pairs applied in turn to each token's
@@ -85,11 +85,15 @@ def correct_caption(text: str, mappings: tuple, decide: Callable) -> tuple:
     every piece, given the word before it (as corrected) and the word after it
     (as written). Lookups are one token at a time, as published, so mapping
     keys holding a space never apply. Positions are token indexes in the
-    caption this step received.
+    caption this step received. A token `is_plain` says no mapping or rule
+    would change is kept without asking them.
     """
     tokens = text.split()
     words, corrections, flagged = [], [], []
     for position, token in enumerate(tokens):
+        if is_plain(token):
+            words.append(token)
+            continue
         pieces = [token]
         for rule, mapping in mappings:
             pieces = _map_pieces(pieces, mapping, rule, position, corrections)
@@ -191,7 +195,7 @@ class RankedCorrection:
         # Words the mappings rewrite ("grey", "tshirt") are never a correction's result:
         # cleaning the output again would rewrite them.
         self._mapped = mapped
-        self._known_by_length = self._known_words()
+        self._known_by_shape = self._known_words()
         self._decide_cached = lru_cache(maxsize=500_000)(self._decide)
         self._decide_in_context_cached = lru_cache(maxsize=500_000)(self._decide_in_context)
 
@@ -215,14 +219,16 @@ class RankedCorrection:
         return self._phrases.get(f"{previous} {word}", 0) + self._phrases.get(f"{word} {following}", 0)
 
     def _known_words(self) -> dict:
-        """Corpus words annotators write often enough to be trusted, that Hunspell accepts (or knows as names), by length."""
-        by_length = {}
+        """Corpus words annotators write often enough to be trusted, that Hunspell accepts (or knows as names),
+        by (length, first letter): a candidate keeps the token's first letter (_plausible_typo), so only
+        those words need comparing."""
+        by_shape = {}
         for word, (count, _) in self._stats.items():
             if count >= self._config.min_candidate_count and word.isalpha() and word not in self._mapped and (
                     self._accepts(word) or (self._config.name_candidates and count >= self._config.min_name_count
                                             and self._accepts(word.capitalize()))):
-                by_length.setdefault(len(word), []).append(word)
-        return {length: sorted(words) for length, words in by_length.items()}
+                by_shape.setdefault((len(word), word[0]), []).append(word)
+        return {shape: sorted(words) for shape, words in by_shape.items()}
 
     def _accepts(self, word: str) -> bool:
         try:
@@ -249,12 +255,13 @@ class RankedCorrection:
         if not (piece.isalpha() and piece.isascii()):
             return Decision(None, "not_a_word")
         count, videos = self._stats.get(piece, (0, 0))
-        split = self._attested_split(piece, count)
+        split = self._attested_split(piece, count) or self._split_before_function_word(piece)
         if split is not None:
             return split
         if after_name:
             return self._keep_or_flag(videos, "follows a name: probably a surname")
-        if piece.endswith("s") and self._accepts_in_any_case(piece[:-1]):
+        if piece.endswith("s") and self._accepts_in_any_case(piece[:-1]) and (
+                not self._config.regular_plurals or takes_plain_s(piece[:-1])):
             return Decision(None, "plural")  # "volcanos", "lamborghinis": a known word, pluralised
         candidates = self._close_words(piece, min_length=4)
         if self._config.inflections and self._inflected(piece) and not any(is_slip(piece, w) for w, _, _ in candidates):
@@ -291,6 +298,15 @@ class RankedCorrection:
         ratio = 1.0 if phrase.endswith(" s") else self._config.split_ratio
         if phrase_count >= ratio * max(count, 1):
             return Decision(phrase, "split", round(phrase_count / (phrase_count + count), 4))
+        return None
+
+    def _split_before_function_word(self, piece: str) -> Optional[Decision]:
+        """'handlesand', 'floorswith': a known word of four letters or more run into one of
+        `split_before_words`, which no English word ends in; the space was forgotten."""
+        for word in self._config.split_before_words:
+            first = piece[: -len(word)]
+            if piece.endswith(word) and len(first) >= 4 and self._accepts(first) and first not in self._mapped:
+                return Decision(f"{first} {word}", "split", 1.0)
         return None
 
     def _rank(self, piece: str, count: int, videos: int, candidates: list) -> Decision:
@@ -345,7 +361,7 @@ class RankedCorrection:
         max_distance = self._config.max_edit_distance if len(piece) > 5 else 1
         found = []
         for length in range(len(piece) - max_distance, len(piece) + max_distance + 1):
-            words = self._known_by_length.get(length)
+            words = self._known_by_shape.get((length, piece[0]))
             if not words:
                 continue
             for word, distance, _ in extract(piece, words, scorer=OSA.distance, score_cutoff=max_distance,
@@ -359,6 +375,7 @@ class RankedCorrection:
     def _plausible_typo(piece: str, word: str, distance: int) -> bool:
         """Shapes of a misspelling that the dev set shows are usually another word, not a typo."""
         # Annotators rarely miss a word's first letter (two letters, two edits away).
+        # (_close_words relies on this: it compares only words with the token's first letter.)
         if piece[: distance] != word[: distance]:
             return False
         # "rusha", "showere": a word with a letter added at its end is more often a name or a run-on.
@@ -378,6 +395,14 @@ class RankedCorrection:
                     for word in phrase.split()):
                 splits.append((phrase, count))
         return splits
+
+
+def takes_plain_s(word: str) -> bool:
+    """Whether the plural of `word` is written by adding a bare s: not after s, x, z, ch or sh
+    ("beaches", not "beachs") nor after a consonant and y ("fries", not "frys")."""
+    if word.endswith(("s", "x", "z", "ch", "sh")):
+        return False
+    return not (word.endswith("y") and len(word) > 1 and word[-2] not in "aeiou")
 
 
 def is_slip(typo: str, word: str) -> bool:
@@ -429,15 +454,43 @@ class Speller:
     def __init__(self, config, word_lists: WordLists, token_stats=None, phrases=None):
         checker = open_hunspell(config.hunspell_dictionary, word_lists.custom_words, config.vocabulary)
         self._word_lists = word_lists
+        mapped = frozenset(key for _, mapping in word_lists.mappings for key in mapping)
         if config.suggestion == "ranked":
-            mapped = frozenset(key for _, mapping in word_lists.mappings for key in mapping)
             self.rule = RankedCorrection(checker, config, token_stats, phrases, mapped)
         else:
             self.rule = FirstSuggestion(checker, config.suggestion)
+        self._checker = checker
+        self._mapped = mapped
+        self._plain_word = lru_cache(maxsize=500_000)(self._is_plain_word)
 
     def correct(self, text: str) -> tuple:
         """(corrected caption, correction rows, flagged rows), rows without sen_id."""
-        return correct_caption(text, self._word_lists.mappings, self.rule.decide)
+        tokens = text.split()
+        if all(map(self._plain_word, tokens)):
+            # Most captions: every rule keeps an accepted word, so there is nothing to decide.
+            return " ".join(tokens).lower(), [], []
+        return correct_caption(text, self._word_lists.mappings, self.rule.decide, self._plain_word)
+
+    def _is_plain_word(self, token: str) -> bool:
+        """Hunspell accepts the token and no mapping rewrites it."""
+        try:
+            return token not in self._mapped and bool(self._checker.spell(token))
+        except UnicodeError:
+            return False
+
+
+def correct_video(batch, speller, edit_rule_prefix: str = ""):
+    """Step II on one video: its captions corrected, with their edits, corrections and flagged tokens."""
+    corrections, flagged = [], []
+
+    def correct(caption):
+        new_text, rows, flags = speller.correct(caption.text)
+        corrections.extend({"sen_id": caption.sen_id, **row} for row in rows)
+        flagged.extend({"sen_id": caption.sen_id, **row} for row in flags)
+        return new_text, edit_rule_prefix + (",".join(sorted({row["rule"] for row in rows})) or "lowercase")
+
+    corrected = rewrite_captions(batch, STEP, correct, pass_caption=True)
+    return replace(corrected, corrections=batch.corrections + corrections, flagged=batch.flagged + flagged)
 
 
 class CorrectSpellingFn(beam.DoFn):
@@ -452,16 +505,7 @@ class CorrectSpellingFn(beam.DoFn):
     def process(self, batch, token_stats=None, phrases=None):
         if self._speller is None:
             self._speller = Speller(self._config, self._word_lists, token_stats, phrases)
-        corrections, flagged = [], []
-
-        def correct(caption):
-            new_text, rows, flags = self._speller.correct(caption.text)
-            corrections.extend({"sen_id": caption.sen_id, **row} for row in rows)
-            flagged.extend({"sen_id": caption.sen_id, **row} for row in flags)
-            return new_text, ",".join(sorted({row["rule"] for row in rows})) or "lowercase"
-
-        corrected = rewrite_captions(batch, STEP, correct, pass_caption=True)
-        yield replace(corrected, corrections=batch.corrections + corrections, flagged=batch.flagged + flagged)
+        yield correct_video(batch, self._speller)
 
 
 class CorrectSpelling(beam.PTransform):
