@@ -377,13 +377,17 @@ def phrase_before(verb):
     return before
 
 
+# Tags inside a noun phrase before its verb (nouns and adjectives).
+NOUN_PHRASE_TAGS = NOUN_TAGS | {"JJ", "JJR", "JJS"}
+
+
 def noun_phrase_start(verb):
     """The determiner (or number, possessive) that opens the noun phrase right before `verb`, if there is one."""
     doc = verb.doc
     i = verb.i - 1
     if doc[i].lower_ in ("both", "all", "everyone", "someone", "everybody", "somebody"):
         return i  # a subject on its own: "then both pushes the car"
-    while i >= 0 and doc[i].tag_ in NOUN_TAGS | {"JJ", "JJR", "JJS"}:
+    while i >= 0 and doc[i].tag_ in NOUN_PHRASE_TAGS:
         i -= 1
     if i < 0 or i == verb.i - 1 or doc[i].tag_ not in ("DT", "CD", "PRP$") or doc[i].lower_ in ("that", "which", "this"):
         return None
@@ -447,6 +451,10 @@ programme episode novel play musical cartoon sitcom documentary videogame title 
 """.split())
 
 
+# Tags between "the" and a noun of works ("the new animated movie").
+WORK_TITLE_TAGS = NOUN_TAGS | {"JJ", "VBG"}
+
+
 def is_title_after_work(before, opener) -> bool:
     """Rule `title-after-work`: "the" right after "the" + a noun that names a work mostly opens its title, not
     a new sentence: "a clip from the movie the dark knight rises", "the singing group the backstreet boys
@@ -454,7 +462,7 @@ def is_title_after_work(before, opener) -> bool:
     if before.lower_ not in WORK_NOUNS or opener.lower_ != "the":
         return False
     i = before.i - 1
-    while i >= 0 and before.doc[i].tag_ in NOUN_TAGS | {"JJ", "VBG"}:
+    while i >= 0 and before.doc[i].tag_ in WORK_TITLE_TAGS:
         i -= 1
     return i >= 0 and before.doc[i].lower_ == "the"
 
@@ -478,13 +486,17 @@ def is_an_for_and(doc, start) -> bool:
     return doc[start].lower_ == "an" and start + 1 < len(doc) and doc[start + 1].tag_ in ("DT", "PRP$")
 
 
+# Subordinators that open a clause wanting a main clause after it.
+OPENING_CONDITION_WORDS = CONDITION_WORDS | {"before", "while"}
+
+
 def opens_with_condition(doc, start, last) -> bool:
     """Rule `condition-clause`: a subordinate clause that opens the piece, or follows its "and", wants the
     main clause after it, however long it is: "and when he gets back to his shopping cart | it s different",
     "while one animated figure is talking | other figures are shown",
     "before purchasing an expensive product ... | we always take suggestion"."""
     for token in doc[last:start]:
-        if token.lower_ in CONDITION_WORDS | {"before", "while"} and (token.i == last or doc[token.i - 1].lower_ == "and"):
+        if token.lower_ in OPENING_CONDITION_WORDS and (token.i == last or doc[token.i - 1].lower_ == "and"):
             return True
     return False
 
@@ -519,6 +531,10 @@ def ends_its_clause(verb, transitive_verbs: frozenset) -> bool:
     return verb.tag_ == "VBN" or (verb.tag_ == "VBG" and word not in transitive_verbs)
 
 
+# Tags a noun phrase after "which", "what" or "whose" may hold.
+QUESTION_PHRASE_TAGS = NOUN_TAGS | {"JJ", "JJR", "JJS", "DT", "CD", "IN", "PRP$"}
+
+
 def is_after_question_phrase(doc, start, last) -> bool:
     """Rule `question-phrase`: a question or relative determiner ("which", "what", "whose") and then only a
     noun phrase right before the subject make the clause part of the question ("which flat iron extension
@@ -527,7 +543,7 @@ def is_after_question_phrase(doc, start, last) -> bool:
     for token in reversed(doc[max(start - 6, last):start]):
         if token.lower_ in ("which", "what", "whose"):
             return True
-        if token.tag_ not in NOUN_TAGS | {"JJ", "JJR", "JJS", "DT", "CD", "IN", "PRP$"} or token.lower_ in JOINERS:
+        if token.tag_ not in QUESTION_PHRASE_TAGS or token.lower_ in JOINERS:
             return False
     return False
 
