@@ -67,6 +67,10 @@ class SpellingConfig:
     inflections: bool = True  # a known word of five letters or more with -ed, -ing, -er, -ers or -ly added is kept
     regular_plurals: bool = False  # ...and a known word with an s added, only where a bare s makes its plural
     split_before_words: tuple = ()  # a known word of 4+ letters run into one of these words is split ("floorswith")
+    # `mens -> men` pairs (relative to `dictionaries/`; "" = none): a run-together possessive that
+    # annotators also write for a plural becomes the plural where its neighbours read plural
+    # ("two mens are"), and is split into the possessive elsewhere ("womens soccer" -> "women s").
+    plural_readings: str = ""
     context_max_distance: int = 1  # the context chooses only among candidates this close
     acronym_slip_max_count: int = 3  # a three-letter token known only in capitals ("amd"), this rare, may be a slip
     three_letter_candidate_min_count: int = 1000  # a three-letter token's candidates must be this common ("and")

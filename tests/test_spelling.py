@@ -117,17 +117,17 @@ class FakeHunspell:
 LOWERCASE = {"beach", "beaches", "volcano", "floors", "handles", "roll", "with", "some", "grill", "girl", "put",
              "and", "the", "plotting", "plowing", "cook", "cock", "style", "sale", "hair", "is", "horn", "shown",
              "gloves", "four", "good", "very", "care", "bear", "career", "a", "on", "puppet", "puppets", "swim",
-             "swimming", "play", "plaid", "shirt"}
+             "swimming", "play", "plaid", "shirt", "men", "soccer", "two", "are"}
 NAMES_AND_ACRONYMS = {"Obama", "AMD", "ECG", "Portuguese"}
 
 
-def ranked_rule(stats, phrases=None, **options):
+def ranked_rule(stats, phrases=None, plural_readings=None, **options):
     from pipelines.config import SpellingConfig
     from transforms.spelling import RankedCorrection
 
     config = SpellingConfig(suggestion="ranked", min_name_count=20, **options)
     checker = FakeHunspell(LOWERCASE | NAMES_AND_ACRONYMS)
-    return RankedCorrection(checker, config, stats, phrases or {})
+    return RankedCorrection(checker, config, stats, phrases or {}, plural_readings=plural_readings)
 
 
 def test_is_slip_is_a_swap_a_doubled_letter_or_a_vowel_for_a_vowel():
@@ -240,3 +240,20 @@ def test_a_known_word_run_into_a_function_word_is_split():
     assert rule.decide("thewith").replacement is None  # "the" is shorter than four letters
     assert ranked_rule({"floorswith": (1, 1)}).decide("floorswith").replacement is None  # off by default
 
+
+
+def test_reads_plural_after_a_counting_word_or_before_what_a_possessive_cannot_take():
+    from transforms.spelling import reads_plural
+
+    assert reads_plural("two", "soccer") and reads_plural("the", "are") and reads_plural("to", "")
+    assert not reads_plural("a", "soccer") and not reads_plural("", "plastic")
+
+
+def test_a_run_together_possessive_is_the_plural_only_where_its_neighbours_read_plural():
+    stats = {"mens": (3, 3), "men": (500, 200), "soccer": (80, 40)}
+    phrases = {"men s": 12}
+    rule = ranked_rule(stats, phrases)
+    rule_with_readings = ranked_rule(stats, phrases, plural_readings={"mens": "men"})
+    assert rule_with_readings.decide("mens", "two", "are") == Decision("men", "plural_in_context", 1.0)
+    assert rule_with_readings.decide("mens", "a", "soccer").replacement == "men s"  # the possessive
+    assert rule.decide("mens", "two", "are").replacement == "men s"  # without the readings

@@ -39,6 +39,16 @@ def test_default_corrects_clear_misspellings(default_step, caption, expected):
     assert default_step(caption)[0] == expected
 
 
+@pytest.mark.parametrize("caption, expected", [
+    ("two mens are talking", "two men are talking"),
+    ("a video for childrens", "a video for children"),
+    ("a womens soccer game", "a women s soccer game"),
+    ("a childrens cartoon is shown", "a children s cartoon is shown"),
+])
+def test_default_reads_a_run_together_possessive_as_a_plural_only_in_a_plural_context(default_step, caption, expected):
+    assert default_step(caption)[0] == expected
+
+
 def test_a_token_with_no_clear_correction_is_flagged_not_changed(default_step):
     text, corrections, flagged = default_step("a man plays the qwzxv game")
     assert text == "a man plays the qwzxv game" and corrections == []

@@ -187,11 +187,13 @@ class RankedCorrection:
     more often.
     """
 
-    def __init__(self, checker, config, token_stats: dict, phrases: dict, mapped: frozenset = frozenset()):
+    def __init__(self, checker, config, token_stats: dict, phrases: dict, mapped: frozenset = frozenset(),
+                 plural_readings: Optional[dict] = None):
         self._hunspell = checker
         self._config = config
         self._stats = token_stats
         self._phrases = phrases  # two-word phrases of the corpus and their counts
+        self._plural_readings = plural_readings or {}  # "mens" -> "men", where the context reads a plural
         # Words the mappings rewrite ("grey", "tshirt") are never a correction's result:
         # cleaning the output again would rewrite them.
         self._mapped = mapped
@@ -200,6 +202,9 @@ class RankedCorrection:
         self._decide_in_context_cached = lru_cache(maxsize=500_000)(self._decide_in_context)
 
     def decide(self, piece: str, previous: str = "", following: str = "") -> Decision:
+        plural = self._plural_readings.get(piece)
+        if plural is not None and reads_plural(previous, following):
+            return Decision(plural, "plural_in_context", 1.0)
         # After a name ("russell crowe", "jim carrey") an unknown word is most likely a surname.
         decision = self._decide_cached(piece, self._is_name(previous))
         if not (self._config.context and decision.candidates):
@@ -397,6 +402,24 @@ class RankedCorrection:
         return splits
 
 
+# Words before a noun that make it a plural: "two mens are" means men.
+COUNTING_WORDS = frozenset("""
+two three four five six seven eight nine ten eleven twelve twenty hundred several many some few all both
+these those various multiple
+""".split())
+# Words after a noun that its possessive could not take ("mens are", "to childrens" at the end):
+# a possessive is followed by what it owns ("womens soccer", "childrens plastic toys").
+AFTER_A_PLURAL = frozenset("""
+are were have had do did can could will would and or who that in on at with
+""".split())
+
+
+def reads_plural(previous: str, following: str) -> bool:
+    """Whether a run-together possessive ("mens") is a plural where it stands: after a counting
+    word, or before a verb, a conjunction or a preposition, or at the caption's end."""
+    return previous in COUNTING_WORDS or following == "" or following in AFTER_A_PLURAL
+
+
 def takes_plain_s(word: str) -> bool:
     """Whether the plural of `word` is written by adding a bare s: not after s, x, z, ch or sh
     ("beaches", not "beachs") nor after a consonant and y ("fries", not "frys")."""
@@ -432,12 +455,14 @@ class WordLists:
     british: dict
     splits: dict
     misspellings: dict  # curated corrections of the corpus's frequent misspellings
+    plural_readings: dict  # run-together possessives that are plurals in some contexts ("mens" -> "men")
 
     @classmethod
     def read(cls, config) -> "WordLists":
         return cls(read_word_list(config.custom_words) if config.custom_words else (),
                    read_mapping(config.british_to_american), read_mapping(config.splits),
-                   read_mapping(config.misspellings) if config.misspellings else {})
+                   read_mapping(config.misspellings) if config.misspellings else {},
+                   read_mapping(config.plural_readings) if config.plural_readings else {})
 
     @property
     def mappings(self) -> tuple:
@@ -456,7 +481,7 @@ class Speller:
         self._word_lists = word_lists
         mapped = frozenset(key for _, mapping in word_lists.mappings for key in mapping)
         if config.suggestion == "ranked":
-            self.rule = RankedCorrection(checker, config, token_stats, phrases, mapped)
+            self.rule = RankedCorrection(checker, config, token_stats, phrases, mapped, word_lists.plural_readings)
         else:
             self.rule = FirstSuggestion(checker, config.suggestion)
         self._checker = checker
