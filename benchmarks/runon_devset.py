@@ -15,7 +15,7 @@ it. The false-split rate is the share of one-sentence captions (by the label)
 that the splitter cuts. Captions the pre-filter turns away count as unsplit.
 
 Usage:
-    .venv/bin/python benchmarks/runon_devset.py [--input DIR] [--show-errors]
+    .venv/bin/python benchmarks/runon_devset.py [--input DIR] [--show-errors] [--devset FILE]
 """
 import argparse
 import csv
@@ -43,6 +43,10 @@ PRONOUN_FOR = {
     "a woman": "she", "the woman": "she", "a girl": "she", "the girl": "she", "a lady": "she",
     "people": "they", "two men": "they", "the men": "they", "two women": "they", "a group of people": "they",
 }
+
+
+# The `sample` column's values, and the names the figures are printed under.
+SAMPLE_NAMES = {"1": "first", "2": "second", "3": "third", "4": "fourth"}
 
 
 def load_devset(path=DEVSET, sample=None) -> list:
@@ -139,11 +143,16 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--input", default=str(MSRVTT))
     parser.add_argument("--show-errors", action="store_true")
+    parser.add_argument("--devset", help="another labelled TSV (columns as tests/data/runon_dev.tsv) to score too")
     args = parser.parse_args()
     config = load_config("default").runon
     find_sentences = sentence_finder(load_spacy(), config)
-    sets = {"first": load_devset(sample="1"), "second": load_devset(sample="2"), "real": load_devset(),
-            "synthetic": synthetic_devset(train_videos_captions(args.input))}
+    sets = {name: load_devset(sample=sample) for sample, name in SAMPLE_NAMES.items()}
+    sets = {name: rows for name, rows in sets.items() if rows}
+    sets["real"] = load_devset()
+    if args.devset:
+        sets[Path(args.devset).stem] = load_devset(args.devset)
+    sets["synthetic"] = synthetic_devset(train_videos_captions(args.input))
     print("  set         captions  boundaries  precision  recall     f1  one-sentence  false-split")
     for name, rows in sets.items():
         found = predict(find_sentences, [text for text, _ in rows])
