@@ -117,7 +117,7 @@ class FakeHunspell:
 LOWERCASE = {"beach", "beaches", "volcano", "floors", "handles", "roll", "with", "some", "grill", "girl", "put",
              "and", "the", "plotting", "plowing", "cook", "cock", "style", "sale", "hair", "is", "horn", "shown",
              "gloves", "four", "good", "very", "care", "bear", "career", "a", "on", "puppet", "puppets", "swim",
-             "swimming", "play", "plaid", "shirt", "men", "soccer", "two", "are"}
+             "swimming", "play", "plaid", "shirt", "men", "soccer", "two", "are", "band", "brand", "rock"}
 NAMES_AND_ACRONYMS = {"Obama", "AMD", "ECG", "Portuguese"}
 
 
@@ -257,3 +257,21 @@ def test_a_run_together_possessive_is_the_plural_only_where_its_neighbours_read_
     assert rule_with_readings.decide("mens", "two", "are") == Decision("men", "plural_in_context", 1.0)
     assert rule_with_readings.decide("mens", "a", "soccer").replacement == "men s"  # the possessive
     assert rule.decide("mens", "two", "are").replacement == "men s"  # without the readings
+
+
+def test_lacks_a_letter():
+    from transforms.spelling import lacks_a_letter
+
+    assert lacks_a_letter("stle", "style") and lacks_a_letter("towl", "towel") and lacks_a_letter("rock", "rocks")
+    assert not lacks_a_letter("brnd", "band") and not lacks_a_letter("style", "stle")
+
+
+def test_with_common_typos_only_the_context_chooses_no_candidate_another_typo_away():
+    stats = {"brnd": (1, 1), "band": (400, 100), "brand": (30, 10), "stle": (1, 1), "style": (280, 200),
+             "sale": (61, 40), "hair": (900, 500)}
+    phrases = {"rock band": 50, "hair style": 40}
+    assert ranked_rule(stats, phrases).decide("brnd", "rock", "").replacement == "band"
+    rule = ranked_rule(stats, phrases, context_common_typos=True)
+    decision = rule.decide("brnd", "rock", "")  # "band" is a letter struck for another, not a common typo
+    assert decision.replacement is None and decision.flag
+    assert rule.decide("stle", "hair", "").replacement == "style"  # a letter left out

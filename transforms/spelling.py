@@ -341,6 +341,12 @@ class RankedCorrection:
                          for word, distance, weight in candidates if distance == closest), reverse=True)
         best_support, _, best_word = ranked[0]
         against = max(ranked[1][0] if len(ranked) > 1 else 0, self._support(piece, previous, following))
+        if self._config.context_common_typos and len(piece) > 3 and not (
+                is_slip(piece, best_word) or lacks_a_letter(piece, best_word)):
+            # A frequent neighbour pulls a token towards it whatever the typo ("ame" -> "are", "brnd"
+            # -> "band"): only the commonest typos are left to the context. (A three-letter token's
+            # candidates are already only the very commonest words.)
+            return None
         if best_support >= self._config.context_min_count and best_support >= self._config.context_margin * against:
             return Decision(best_word, "context", round(best_support / (best_support + against), 4))
         return None
@@ -426,6 +432,11 @@ def takes_plain_s(word: str) -> bool:
     if word.endswith(("s", "x", "z", "ch", "sh")):
         return False
     return not (word.endswith("y") and len(word) > 1 and word[-2] not in "aeiou")
+
+
+def lacks_a_letter(typo: str, word: str) -> bool:
+    """The word with one of its letters left out ("stle" for "style", "towl" for "towel")."""
+    return len(word) == len(typo) + 1 and any(word[:at] + word[at + 1:] == typo for at in range(len(word)))
 
 
 def is_slip(typo: str, word: str) -> bool:
