@@ -56,13 +56,13 @@ def test_a_token_with_no_clear_correction_is_flagged_not_changed(default_step):
 
 
 def test_floors_on_the_labelled_dev_set(statistics):
-    """Figures on tests/data/spelling_dev.tsv (1,870 train-split tokens labelled by hand, seven samples;
-    measured 0.898 / 0.939 / 0.696). A regression fails here."""
+    """Figures on tests/data/spelling_dev.tsv (2,370 train-split tokens labelled by hand, nine samples;
+    measured 0.891 / 0.923 / 0.686). A regression fails here."""
     rows = load_devset()
-    assert len(rows) >= 1800
+    assert len(rows) >= 2300
     default = score(rows, speller_for("default", *statistics))
     paper = score(rows, speller_for("paper", *statistics))
-    assert default["precision"] >= 0.93 and default["accuracy"] >= 0.89 and default["recall"] >= 0.69
+    assert default["precision"] >= 0.91 and default["accuracy"] >= 0.88 and default["recall"] >= 0.67
     assert default["precision"] > paper["precision"] + 0.3 and default["accuracy"] > paper["accuracy"]
 
 
