@@ -266,11 +266,20 @@ def is_reduced_relative(subject, verb, start, transitive_verbs: frozenset) -> bo
         return True  # nothing after the verb: "a new puppy he is transporting", "the board their company had made"
     if not pronoun:
         return False  # a noun subject with words after its verb: mostly a new sentence ("a man drops onto ...")
+    if has_sequence_adverb_before(verb, subject):
+        return False
     if stranded:
         return True  # a stranded preposition: "the chair he sits on"
     if is_parsed_relative(verb, before):
         return True
     return has_object_gap(verb, transitive_verbs)
+
+
+def has_sequence_adverb_before(verb, subject) -> bool:
+    """Rule `then-after-pronoun`: an adverb of sequence between a pronoun and its verb ("... on a word search
+    he then prepares to eat") tells the next event, which a relative clause describing the noun does not:
+    "the dish he then eats" is rare where "he then eats" opens a sentence."""
+    return any(token.lower_ in SEQUENCE_ADVERBS for token in subject.doc[subject.i + 1:verb.i])
 
 
 def is_parsed_relative(verb, noun) -> bool:
@@ -421,7 +430,7 @@ def joined_by_words(doc, start, last, rule: BoundaryRule) -> bool:
     if is_title_after_work(before, opener) or is_an_for_and(doc, start) or is_quote_after_speech(before, opener):
         return True
     if (not by_sequence and (before.tag_.startswith("VB") or before.tag_ == "RP")
-            and not ends_its_clause(before, rule.transitive_verbs)):
+            and not ends_its_clause(before, rule.transitive_verbs) and not is_subject_after_verb(before, opener)):
         # The phrase after a verb is mostly its object or clause ("climbs the rocky mountain", "a man wearing
         # a red hat"); only a determiner-led subject after an intransitive verb opens a sentence ("the word
         # destiny flashes a man goes ...").
@@ -471,13 +480,14 @@ def is_title_after_work(before, opener) -> bool:
 SPEECH_WORDS = frozenset("""
 sing sings singing sang chant chants chanting yell yells yelling shout shouts shouting scream screams screaming
 song songs lyrics lyric words comment quote quotes saying
+play plays playing played perform performs performing performed preforming
 """.split())
 
 
 def is_quote_after_speech(before, opener) -> bool:
     """Rule `quote-after-speech`: captions speak of people in the third person, so "i" or "we" right after
     a word of singing or saying opens the words sung or said, not a new sentence: "a band is singing i love
-    rock and roll to a crowd"."""
+    rock and roll to a crowd", "a group of kids performing i m yours" (a song title)."""
     return before.lower_ in SPEECH_WORDS and opener.lower_ in ("i", "we")
 
 
@@ -507,10 +517,24 @@ def is_clause_verb(token) -> bool:
     return token.lower_ in CLAUSE_VERBS and token.tag_.startswith("VB")
 
 
+# Dependencies of a noun: a word the tagger calls a preposition but the parser uses as one is a noun.
+NOUN_DEPS = frozenset({"dobj", "pobj"})
+
+
 def is_open_ending(token) -> bool:
     """A word a unit cannot end with (a determiner, preposition ...), unless it is a pronoun-like
-    determiner standing alone as an object: "talking to one another | a woman speaks"."""
-    return token.tag_ in OPEN_ENDING_TAGS and not (token.tag_ == "DT" and token.dep_ in ("pobj", "dobj"))
+    determiner standing alone as an object: "talking to one another | a woman speaks", or a noun the tagger
+    took for a preposition (see is_noun_tagged_preposition)."""
+    if token.tag_ == "DT" and token.dep_ in NOUN_DEPS:
+        return False
+    return token.tag_ in OPEN_ENDING_TAGS and not is_noun_tagged_preposition(token)
+
+
+def is_noun_tagged_preposition(token) -> bool:
+    """Rule `noun-tagged-in`: the tagger calls some nouns prepositions ("two teams are playing rugby | a man
+    runs", `rugby` IN), but the parser still makes them the object of the verb before. A real preposition
+    is never a verb's direct object, and one that is the object of a preposition is a word that is not."""
+    return token.tag_ == "IN" and token.dep_ in NOUN_DEPS and token.head.i < token.i
 
 
 # Participles that take an object or a clause even in a passive ("is shown a video", "is told he won").
@@ -526,9 +550,29 @@ def ends_its_clause(verb, transitive_verbs: frozenset) -> bool:
     training") or an -ing form of a verb that takes no object ("a woman is talking | she is talking") ends
     its clause, so a subject after it starts a new one. Not a participle that takes an object or a clause."""
     word = verb.lower_
-    if word in OBJECT_PARTICIPLES or word in CLAUSE_VERBS or verb.dep_ in ("aux", "auxpass"):
+    if word in OBJECT_PARTICIPLES or word in CLAUSE_VERBS or word in MORE_CLAUSE_VERBS or verb.dep_ in ("aux", "auxpass"):
         return False
     return verb.tag_ == "VBN" or (verb.tag_ == "VBG" and word not in transitive_verbs)
+
+
+# Verbs beyond CLAUSE_VERBS and OBJECT_PARTICIPLES that take a clause without "that" ("bets he can ...").
+MORE_CLAUSE_VERBS = frozenset("""
+bet bets betting swear swears swearing hope hoping wish pray prays admit admits insist insists agree agrees
+agreeing prove proves proving figure figures mean means meaning remember remembers forget forgets forgot
+understand understands understanding doubt doubts expect expects expecting assume assumes
+""".split())
+
+
+def is_subject_after_verb(before, opener) -> bool:
+    """Rule `subject-after-verb`: "he", "she", "they", "i" and "we" can only be subjects, so one right after
+    a verb is not its object, and opens a new clause: "a man is cooking | he is adding salt". Not after a
+    verb that takes a clause without "that" ("says he", "tells her she", "is hoping she"), nor after an
+    auxiliary ("can i"), a participle that is a clause verb, or a verb the tagger may have made of a noun."""
+    if opener.lower_ not in SUBJECT_PRONOUNS or not before.tag_.startswith("VB"):
+        return False
+    word = before.lower_
+    return not (word in AUXILIARY_VERBS or word in CLAUSE_VERBS or word in OBJECT_CLAUSE_VERBS
+                or word in OBJECT_PARTICIPLES or word in MORE_CLAUSE_VERBS or before.dep_ in ("aux", "auxpass"))
 
 
 # Tags a noun phrase after "which", "what" or "whose" may hold.
