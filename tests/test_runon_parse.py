@@ -330,3 +330,9 @@ def test_rule_subject_after_verb_splits_before_a_subject_pronoun_after_a_verb(nl
 def test_rule_quote_after_speech_keeps_a_song_title_after_performing(find):
     caption = "a group of kids are performing we will rock you on a stage"
     assert find([caption]) == [[caption]]
+
+
+def test_rule_condition_answered_splits_after_a_subordinate_clause_and_its_main_clause(nlp, rule):
+    assert parsed_split(nlp, rule, "a man is jogging and while running he is breathing hard and his legs are moving "
+                                   "it is good for his heart") == [
+        "a man is jogging and while running he is breathing hard and his legs are moving", "it is good for his heart"]

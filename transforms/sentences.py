@@ -507,8 +507,18 @@ def opens_with_condition(doc, start, last) -> bool:
     "before purchasing an expensive product ... | we always take suggestion"."""
     for token in doc[last:start]:
         if token.lower_ in OPENING_CONDITION_WORDS and (token.i == last or doc[token.i - 1].lower_ == "and"):
-            return True
+            return not has_main_clause_after(doc, token.i, start)
     return False
+
+
+def has_main_clause_after(doc, condition, start) -> bool:
+    """Rule `condition-answered`: two subjects or more between a subordinator and the clause at `start` mean
+    the subordinate clause has had its main clause already, so it no longer holds the clause at `start`: "and
+    while running what are the things we should keep in mind and the bones are getting exercised ... | it is
+    very good for health". (The subordinate clause has one subject at most: "when he gets back ...".)"""
+    subjects = [token for token in doc[condition + 1:start]
+                if token.dep_ in SUBJECT_DEPS and token.lower_ not in RELATIVE_SUBJECTS]
+    return len(subjects) >= 2
 
 
 def is_clause_verb(token) -> bool:
