@@ -104,6 +104,9 @@ class BoundaryRule:
     # Verb forms that mostly take a direct object (transforms/sentences_transitive_verbs.txt):
     # without one, a pronoun clause after a noun is a reduced relative clause.
     transitive_verbs: frozenset = frozenset()
+    # Words that are mostly finite verbs (transforms/sentences_finite_verbs.txt): one the tagger made a
+    # plural noun after a noun phrase may be that phrase's verb (see noun_tagged_verbs).
+    finite_verbs: frozenset = frozenset()
 
 
 @dataclass(frozen=True)
@@ -325,7 +328,7 @@ def boundary_tokens(doc, rule: BoundaryRule) -> list:
     starts = word_starts(doc)
     found = []
     last = 0
-    for subject, start in subject_starts(doc):
+    for subject, start in subject_starts(doc, rule):
         if start not in starts or start <= last:
             continue
         if not opens_sentence(doc, subject, start, last, rule):
@@ -335,7 +338,7 @@ def boundary_tokens(doc, rule: BoundaryRule) -> list:
     return found
 
 
-def subject_starts(doc):
+def subject_starts(doc, rule: BoundaryRule = BoundaryRule()):
     """(subject token, index of the first word of its clause) for every finite clause, left to right.
 
     A clause's subject is the parser's, or, for a finite verb the parser gave
@@ -350,6 +353,31 @@ def subject_starts(doc):
         phrase = phrase_before(verb)
         if phrase is not None and phrase not in subjects:
             yield phrase, with_sequence_adverb(doc, noun_phrase_start(verb))
+        if is_noun_tagged_verb(verb, rule.finite_verbs):
+            yield doc[verb.i - 1], with_sequence_adverb(doc, noun_phrase_start(verb))
+
+
+# Tags of a word that can end a clause before a new subject: a noun, a pronoun object, an adverb or particle.
+UNIT_ENDING_TAGS = NOUN_TAGS | {"PRP", "RB", "RP"}
+# Tags of the word after a verb the tagger made a noun: what a verb takes (preposition, object, adverb).
+AFTER_VERB_TAGS = frozenset({"IN", "TO", "DT", "PRP$", "RB", "RP"})
+
+
+def is_noun_tagged_verb(token, finite_verbs: frozenset) -> bool:
+    """Rule `noun-tagged-verb`: the tagger makes some verbs plural nouns after a noun phrase ("on a vine | a
+    narrator talks about the health benefits", `talks` NNS, parsed as the head of "a narrator talks"). A word
+    that is mostly a finite verb, right after a determiner-led noun phrase and followed by a preposition,
+    determiner or adverb, is that phrase's verb: the phrase is its subject. Only after a finite clause that
+    ends with a noun, pronoun or adverb: after a verb or adjective the phrase is an object ("a man reviews top
+    10 tv shows in german"), and a phrase without a clause is no sentence ("a man with a bow an arrow shoots").
+    """
+    doc = token.doc
+    if not (token.tag_ == "NNS" and token.lower_ in finite_verbs and token.i + 1 < len(doc)
+            and doc[token.i - 1].tag_ in NOUN_TAGS and doc[token.i + 1].tag_ in AFTER_VERB_TAGS):
+        return False
+    start = noun_phrase_start(token)
+    return (start is not None and start > 0 and doc[start - 1].tag_ in UNIT_ENDING_TAGS
+            and has_finite_clause(doc[:start]))
 
 
 def with_sequence_adverb(doc, start: int) -> int:
