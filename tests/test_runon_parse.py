@@ -344,3 +344,9 @@ def test_rule_noun_tagged_verb_reads_a_listed_verb_tagged_as_a_plural_noun_as_a_
     assert parsed_split(nlp, rule, caption) == ["we see three apples on a tree", "a narrator talks about the apple harvest"]
     # After a verb or an adjective the phrase is an object.
     assert parsed_split(nlp, rule, "a man reviews top 10 tv shows in german") == ["a man reviews top 10 tv shows in german"]
+
+
+def test_rule_with_subject_lets_through_a_subject_with_a_with_phrase():
+    assert is_candidate("a man sits on a bench near a lake a girl with long red hair and a hat is singing", PREFILTER)
+    # The verb must follow the phrase, not be an -ing form inside it.
+    assert not is_candidate("a man sits on a bench near a lake a girl with a dog running around", PREFILTER)

@@ -213,8 +213,29 @@ def has_determiner_clause(words: list, prefilter: Prefilter) -> bool:
         for j in range(i + 2, min(i + 5, len(words))):
             if words[j] in finite:
                 return True
+            if words[j] == "with" and has_verb_after_with_phrase(words, j, finite):
+                return True
             if words[j] in NOT_AFTER or words[j] in AUXILIARY_VERBS:
                 break
+    return False
+
+
+# Words a "with" phrase describing a subject may hold besides adjectives and nouns: "with long hair and a hat".
+WITH_PHRASE_WORDS = frozenset({"and", "a", "an", "his", "her", "their", "some"})
+WITH_PHRASE_WORDS_MAX = 7
+
+
+def has_verb_after_with_phrase(words: list, j: int, finite: frozenset) -> bool:
+    """Rule `with-subject`: the determiner-led subject may carry a "with" phrase before its finite verb
+    ("... by a window another woman with wavy brown hair and curved eyebrows is speaking"): a listed
+    finite verb within WITH_PHRASE_WORDS_MAX words after "with", with no other joining word or verb
+    between, where a verb could not follow the words before it. The parser then decides."""
+    for k in range(j + 1, min(j + 1 + WITH_PHRASE_WORDS_MAX, len(words))):
+        word = words[k]
+        if word in finite:
+            return k > j + 1 and words[k - 1] not in WITH_PHRASE_WORDS
+        if (word in NOT_AFTER and word not in WITH_PHRASE_WORDS) or word in AUXILIARY_VERBS or word.endswith("ing"):
+            return False
     return False
 
 
