@@ -350,3 +350,13 @@ def test_rule_with_subject_lets_through_a_subject_with_a_with_phrase():
     assert is_candidate("a man sits on a bench near a lake a girl with long red hair and a hat is singing", PREFILTER)
     # The verb must follow the phrase, not be an -ing form inside it.
     assert not is_candidate("a man sits on a bench near a lake a girl with a dog running around", PREFILTER)
+
+
+def test_rule_modal_relative_keeps_a_modal_clause_on_the_noun_before(nlp, rule):
+    caption = "the coach talks to the players about the route they should run during the game"
+    assert parsed_split(nlp, rule, caption) == [caption]
+
+
+def test_rule_make_not_before_subject_splits_before_a_subject_pronoun_after_make(nlp, rule):
+    assert parsed_split(nlp, rule, "a cook is showing the spices for the soup she will make she explains each one") == [
+        "a cook is showing the spices for the soup she will make", "she explains each one"]

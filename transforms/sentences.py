@@ -294,7 +294,7 @@ def is_reduced_relative(subject, verb, start, transitive_verbs: frozenset) -> bo
         return False
     if stranded:
         return True  # a stranded preposition: "the chair he sits on"
-    if is_parsed_relative(verb, before):
+    if is_parsed_relative(verb, before) or is_modal_relative(verb, before):
         return True
     return has_object_gap(verb, transitive_verbs)
 
@@ -314,6 +314,23 @@ def is_parsed_relative(verb, noun) -> bool:
     still needs the list ("a woman he tosses and turns" is a new sentence)."""
     return (verb.dep_ == "relcl" and verb.tag_ == "VBD" and verb.head.i == noun.i
             and has_object_gap(verb, transitive_verbs=None))
+
+
+# Dependents that complete a verb in a modal relative clause; not "ccomp", under which the parser hangs the
+# next sentence ("the dish he will make | he mentions ...").
+MODAL_OBJECT_DEPS = OBJECT_DEPS - {"ccomp"}
+
+
+def is_modal_relative(verb, noun) -> bool:
+    """Rule `modal-relative`: "noun + pronoun + modal + verb" that the parser reads as a relative clause on the
+    noun and whose verb has no object is one, even for a verb that mostly takes none: "about the direction
+    they should walk during the show", "the dish he will make". A modal clause tells what is to be done
+    with the noun; a new sentence in a caption tells what happens now."""
+    if verb.dep_ != "relcl" or verb.head.i > noun.i:
+        return False  # (the parser may hang it on an earlier noun: "the ingredients for the dish he will make")
+    if not any(child.tag_ == "MD" and child.dep_ == "aux" for child in verb.children):
+        return False
+    return not any(child.dep_ in MODAL_OBJECT_DEPS for child in verb.children if child.i > verb.i)
 
 
 def is_without_object_slot(subject, verb, transitive_verbs: frozenset) -> bool:
@@ -470,7 +487,7 @@ def joined_by_words(doc, start, last, rule: BoundaryRule) -> bool:
     """Do the words just before `start` join the clause to what precedes it?"""
     before, opener = doc[start - 1], doc[start]
     by_sequence = opener.lower_ in SEQUENCE_ADVERBS  # "... then he enters a room"
-    if before.lower_ in JOINING_WORDS or is_open_ending(before) or is_clause_verb(before):
+    if before.lower_ in JOINING_WORDS or is_open_ending(before) or is_clause_verb(before, opener):
         return True
     if before.lower_ in SEQUENCE_ADVERBS or before.lower_ in CLAUSE_ADJECTIVES:
         return True  # "and then he ...", "sure she wants it"
@@ -570,9 +587,17 @@ def has_main_clause_after(doc, condition, start) -> bool:
     return len(subjects) >= 2
 
 
-def is_clause_verb(token) -> bool:
+# Clause verbs whose clause has an object and a bare verb ("makes him cry", "lets them go"), never a subject.
+OBJECT_VERB_CLAUSE_VERBS = frozenset({"make", "makes", "making", "let", "lets", "letting"})
+
+
+def is_clause_verb(token, opener) -> bool:
     """Rule `clause-verb-tag`: a verb that takes a clause ("says he is", "shows they can") joins the clause
-    after it, but only as a verb: "on a tv show | a reality show is going on" has the noun."""
+    after it, but only as a verb: "on a tv show | a reality show is going on" has the noun. Rule
+    `make-not-before-subject`: "make" and "let" take an object pronoun ("makes him cry"), so a subject
+    pronoun after one opens a sentence: "the dish he will make | he mentions tomato paste"."""
+    if token.lower_ in OBJECT_VERB_CLAUSE_VERBS and opener.lower_ in SUBJECT_PRONOUNS:
+        return False
     return token.lower_ in CLAUSE_VERBS and token.tag_.startswith("VB")
 
 
@@ -630,6 +655,8 @@ def is_subject_after_verb(before, opener) -> bool:
     if opener.lower_ not in SUBJECT_PRONOUNS or not before.tag_.startswith("VB"):
         return False
     word = before.lower_
+    if word in OBJECT_VERB_CLAUSE_VERBS:
+        return True  # "make" and "let" take no subject pronoun (see is_clause_verb)
     return not (word in AUXILIARY_VERBS or word in CLAUSE_VERBS or word in OBJECT_CLAUSE_VERBS
                 or word in OBJECT_PARTICIPLES or word in MORE_CLAUSE_VERBS or before.dep_ in ("aux", "auxpass"))
 
