@@ -360,3 +360,15 @@ def test_rule_modal_relative_keeps_a_modal_clause_on_the_noun_before(nlp, rule):
 def test_rule_make_not_before_subject_splits_before_a_subject_pronoun_after_make(nlp, rule):
     assert parsed_split(nlp, rule, "a cook is showing the spices for the soup she will make she explains each one") == [
         "a cook is showing the spices for the soup she will make", "she explains each one"]
+
+
+def test_rule_fronted_subordinate_opens_the_sentence_at_the_subordinator(nlp, rule):
+    assert parsed_split(nlp, rule, "this video shows some funny cats in a garden if we want we can share it") == [
+        "this video shows some funny cats in a garden", "if we want we can share it"]
+    assert parsed_split(nlp, rule, "a man stands next to a tree in the rain when the storm ends he walks home") == [
+        "a man stands next to a tree in the rain", "when the storm ends he walks home"]
+
+
+def test_rule_condition_clause_holds_a_clause_after_an_opening_as(nlp, rule):
+    caption = "as the man gets the signal from his coach he starts riding his bike"
+    assert parsed_split(nlp, rule, caption) == [caption]

@@ -369,11 +369,55 @@ def boundary_tokens(doc, rule: BoundaryRule) -> list:
     for subject, start in subject_starts(doc, rule):
         if start not in starts or start <= last:
             continue
+        fronted = fronted_subordinator(doc, subject, start, last, rule)
+        if fronted is not None and fronted in starts:
+            found.append(fronted)
+            last = start  # the clause at `start` is the main clause of the sentence that opens at `fronted`
+            continue
         if not opens_sentence(doc, subject, start, last, rule):
             continue
         found.append(start)
         last = start
-    return found
+    return sorted(found)
+
+
+# Subordinators whose clause, between two clauses, mostly opens the second: "... events | if we want we can
+# subscribe", "three women cook in a kitchen | as one of them squeezes lime juice she recounts ...".
+FRONTING_SUBORDINATORS = frozenset({"if", "when", "as", "while", "once", "whenever"})
+
+
+def fronted_subordinator(doc, subject, start, last, rule: BoundaryRule):
+    """Rule `fronted-subordinate`: a subordinate clause between a complete clause and a clause of a subject
+    pronoun belongs to the second, as its fronted condition or time, when nothing joins the second to it:
+    "and this is about some funny videos of the basket ball events | if we want we can subscribe". The index
+    of the subordinator, where the new sentence then starts, or None. The subordinate clause has one
+    subject and a finite verb, and the clause before it is finite and ends with a noun, pronoun or adverb."""
+    if subject.lower_ not in SUBJECT_PRONOUNS or doc[start - 1].lower_ in JOINING_WORDS:
+        return None
+    for token in reversed(doc[last + rule.min_left_words:start]):
+        if token.lower_ in FRONTING_SUBORDINATORS and token.dep_ in ("mark", "advmod"):
+            return token.i if is_fronted_clause(doc, token, subject, start, last, rule) else None
+        if token.lower_ in JOINERS:
+            return None
+    return None
+
+
+def is_fronted_clause(doc, subordinator, subject, start, last, rule: BoundaryRule) -> bool:
+    """Does the clause of `subordinator` (one subject, a finite verb) stand between a finite clause that ends
+    with a noun, pronoun or adverb and the clause of `subject`, which nothing else joins to it? Not after a
+    verb that takes a clause ("tells the woman if he can ...", "asking his son a question if ...")."""
+    inner = [t for t in doc[subordinator.i + 1:start] if t.dep_ in SUBJECT_DEPS]
+    verb = subordinator.head
+    if len(inner) != 1 or inner[0].head.i != verb.i or verb.i > start or finite_marker(verb) is None:
+        return False  # (a verb after `start`: "when a man she knows approaches her" is one clause)
+    if doc[subordinator.i - 1].tag_ not in UNIT_ENDING_TAGS or not has_finite_clause(doc[last:subordinator.i]):
+        return False
+    if any(t.lower_ in CLAUSE_VERBS or t.lower_ in OBJECT_CLAUSE_VERBS for t in doc[max(subordinator.i - 6, last):subordinator.i]):
+        return False
+    if len(doc) - subordinator.i < rule.min_right_words:
+        return False
+    return not (joined_by_words(doc, start, subordinator.i + 1, rule)
+                or is_reduced_relative(subject, subject.head, start, rule.transitive_verbs))
 
 
 def subject_starts(doc, rule: BoundaryRule = BoundaryRule()):
@@ -563,7 +607,7 @@ def is_an_for_and(doc, start) -> bool:
 
 
 # Subordinators that open a clause wanting a main clause after it.
-OPENING_CONDITION_WORDS = CONDITION_WORDS | {"before", "while"}
+OPENING_CONDITION_WORDS = CONDITION_WORDS | {"before", "while", "as"}
 
 
 def opens_with_condition(doc, start, last) -> bool:
@@ -587,8 +631,9 @@ def has_main_clause_after(doc, condition, start) -> bool:
     return len(subjects) >= 2
 
 
-# Clause verbs whose clause has an object and a bare verb ("makes him cry", "lets them go"), never a subject.
-OBJECT_VERB_CLAUSE_VERBS = frozenset({"make", "makes", "making", "let", "lets", "letting"})
+# Clause verbs whose clause has an object and a verb ("makes him cry", "lets them go", "wants him to go"),
+# never a subject pronoun.
+OBJECT_VERB_CLAUSE_VERBS = frozenset({"make", "makes", "making", "let", "lets", "letting", "want", "wants", "wanted"})
 
 
 def is_clause_verb(token, opener) -> bool:
