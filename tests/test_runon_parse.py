@@ -372,3 +372,11 @@ def test_rule_fronted_subordinate_opens_the_sentence_at_the_subordinator(nlp, ru
 def test_rule_condition_clause_holds_a_clause_after_an_opening_as(nlp, rule):
     caption = "as the man gets the signal from his coach he starts riding his bike"
     assert parsed_split(nlp, rule, caption) == [caption]
+
+
+def test_rule_phrase_before_auxiliary_finds_the_subject_the_parser_made_an_object(nlp, rule):
+    assert parsed_split(nlp, rule, "one person painting a wall two persons are dancing in the room") == [
+        "one person painting a wall", "two persons are dancing in the room"]
+    # A number and a measure noun are no subject.
+    caption = "a woman who won the race four times is interviewed on tv"
+    assert parsed_split(nlp, rule, caption) == [caption]

@@ -437,6 +437,30 @@ def subject_starts(doc, rule: BoundaryRule = BoundaryRule()):
             yield phrase, with_sequence_adverb(doc, noun_phrase_start(verb))
         if is_noun_tagged_verb(verb, rule.finite_verbs):
             yield doc[verb.i - 1], with_sequence_adverb(doc, noun_phrase_start(verb))
+        phrase = phrase_before_auxiliary(verb)
+        if phrase is not None and phrase not in subjects:
+            yield phrase, with_sequence_adverb(doc, noun_phrase_start(finite_marker(verb)))
+
+
+def phrase_before_auxiliary(verb):
+    """Rule `phrase-before-auxiliary`: like phrase_before, for a verb made finite by an auxiliary: the
+    determiner- or number-led noun phrase right before the auxiliary, which the parser took for an object
+    and whose verb it gave an earlier subject: "one person cleaning a car | two persons are fighting"."""
+    marker = finite_marker(verb)
+    if marker is None or marker is verb or marker.i < 2 or verb.i < marker.i:
+        return None
+    before = verb.doc[marker.i - 1]
+    start = noun_phrase_start(marker)
+    if before.tag_ not in NOUN_TAGS or before.dep_ in SUBJECT_DEPS or start is None:
+        return None
+    opener = verb.doc[start]
+    if opener.tag_ == "PRP$" or (opener.tag_ == "CD" and before.lower_ in MEASURE_NOUNS):
+        return None  # a title or a measure: "a cake made to represent my little mermaid is shown", "four times"
+    return before
+
+
+# Nouns a number before them makes a measure, not a subject: "won the lottery four times", "12 years a slave".
+MEASURE_NOUNS = frozenset("times years days months weeks hours minutes seconds".split())
 
 
 # Tags of a word that can end a clause before a new subject: a noun, a pronoun object, an adverb or particle.
