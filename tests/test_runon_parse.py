@@ -380,3 +380,10 @@ def test_rule_phrase_before_auxiliary_finds_the_subject_the_parser_made_an_objec
     # A number and a measure noun are no subject.
     caption = "a woman who won the race four times is interviewed on tv"
     assert parsed_split(nlp, rule, caption) == [caption]
+
+
+def test_rule_its_for_it_is_reads_its_before_an_article_or_adverb_as_it_is(find):
+    assert find(["a woman is painting a small wooden box its a gift for her mother"]) == [
+        ["a woman is painting a small wooden box", "its a gift for her mother"]]
+    caption = "a dog is chasing its tail in the green garden"
+    assert find([caption]) == [[caption]]

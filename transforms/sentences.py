@@ -179,7 +179,20 @@ def has_clause_cue(words: list, prefilter: Prefilter) -> bool:
                 return True
             if is_bare_verb_after_pronoun(words, i):
                 return True
+        if words[i] == "its" and words[i - 1] not in NOT_AFTER and is_its_for_it_is(words[i + 1:i + 2]):
+            return True
     return False
+
+
+# Words after which "its" is a typed "it s" (it is): "... some spices | its like soup", "its in pink color".
+AFTER_ITS_FOR_IT_IS = frozenset({"a", "an", "the", "in", "very", "so", "not", "like", "really", "just", "too"})
+
+
+def is_its_for_it_is(following: list) -> bool:
+    """Rule `its-for-it-is`: annotators often write "its" for "it s". A possessive "its" is followed by a noun
+    or adjective, so before an article, a preposition or an adverb it is "it is" and opens a clause:
+    "a person shows some tool made of plastic | its a multi purpose opener". `following`: the next word."""
+    return bool(following) and following[0] in AFTER_ITS_FOR_IT_IS
 
 
 # Words that follow a subject pronoun without being its verb ("he and she", "they both", "he too").
@@ -274,8 +287,8 @@ def is_reduced_relative(subject, verb, start, transitive_verbs: frozenset) -> bo
     """`noun + pronoun + verb` with a gap for the noun: "the vest he is wearing", "the recipe she is going to
     use", "the chair he sits on". An intransitive verb has no gap ("the car he is talking next to a suv"),
     nor has a verb with its object, complement or particle ("a dog he lies down")."""
-    if start == 0 or start != subject.left_edge.i:
-        return False
+    if start == 0 or start != subject.left_edge.i or subject.lower_ == "its":
+        return False  # ("its" for "it s" has its verb in it: see is_its_for_it_is)
     doc = subject.doc
     before = doc[start - 1]
     if before.tag_ not in NOUN_TAGS and before.lower_ not in RELATIVE_NOUNS:
@@ -437,6 +450,8 @@ def subject_starts(doc, rule: BoundaryRule = BoundaryRule()):
             yield phrase, with_sequence_adverb(doc, noun_phrase_start(verb))
         if is_noun_tagged_verb(verb, rule.finite_verbs):
             yield doc[verb.i - 1], with_sequence_adverb(doc, noun_phrase_start(verb))
+        if verb.lower_ == "its" and is_its_for_it_is([t.lower_ for t in doc[verb.i + 1:verb.i + 2]]):
+            yield verb, with_sequence_adverb(doc, verb.i)  # ("verb" here is any token; "its" is subject and verb)
         phrase = phrase_before_auxiliary(verb)
         if phrase is not None and phrase not in subjects:
             yield phrase, with_sequence_adverb(doc, noun_phrase_start(finite_marker(verb)))
@@ -749,7 +764,7 @@ def is_after_question_phrase(doc, start, last) -> bool:
 
 def is_not_a_sentence_start(left, subject, before, opener) -> bool:
     """Is the piece before the clause a fronted phrase, or the clause's subject part of a compound?"""
-    pronoun = subject.lower_ in PRONOUN_SUBJECTS
+    pronoun = subject.lower_ in PRONOUN_SUBJECTS or subject.lower_ == "its"
     if not has_finite_clause(left):
         if left[0].tag_ not in PHRASE_OPENING_TAGS:
             return True  # a fronted phrase: "in the beginning it shows", "by opening the box it fell"
