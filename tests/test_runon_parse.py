@@ -387,3 +387,11 @@ def test_rule_its_for_it_is_reads_its_before_an_article_or_adverb_as_it_is(find)
         ["a woman is painting a small wooden box", "its a gift for her mother"]]
     caption = "a dog is chasing its tail in the green garden"
     assert find([caption]) == [[caption]]
+
+
+def test_rule_then_scene_splits_before_then_and_a_noun_phrase_doing_something(find):
+    assert find(["a boy riding a bike in the park then a dog chasing a ball then two girls dancing on a stage"]) == [
+        ["a boy riding a bike in the park", "then a dog chasing a ball", "then two girls dancing on a stage"]]
+    # Without a noun it is the same subject's next action.
+    caption = "a man cutting an onion in half then slicing each half into pieces"
+    assert find([caption]) == [[caption]]

@@ -181,6 +181,20 @@ def has_clause_cue(words: list, prefilter: Prefilter) -> bool:
                 return True
         if words[i] == "its" and words[i - 1] not in NOT_AFTER and is_its_for_it_is(words[i + 1:i + 2]):
             return True
+        if words[i] == "then" and words[i - 1] not in NOT_AFTER and words[i - 1] not in AUXILIARY_VERBS \
+                and has_scene_after_then(words, i):
+            return True
+    return False
+
+
+def has_scene_after_then(words: list, i: int) -> bool:
+    """Pre-filter side of rule `then-scene`: "then", one to three words that are no verb or joining word, and
+    an -ing form: "a man talking to a woman then woman spinning in a dress"."""
+    for j in range(i + 2, min(i + 5, len(words))):
+        if words[j].endswith("ing"):
+            return True
+        if words[j] in NOT_AFTER and words[j] not in SUBJECT_OPENERS or words[j] in AUXILIARY_VERBS:
+            return False
     return False
 
 
@@ -455,6 +469,30 @@ def subject_starts(doc, rule: BoundaryRule = BoundaryRule()):
         phrase = phrase_before_auxiliary(verb)
         if phrase is not None and phrase not in subjects:
             yield phrase, with_sequence_adverb(doc, noun_phrase_start(finite_marker(verb)))
+        scene = scene_after_then(verb)
+        if scene is not None:
+            yield scene, verb.i
+
+
+def scene_after_then(token):
+    """Rule `then-scene`: "then" and a noun phrase doing something (an -ing form) tells the next scene, as
+    a sentence of its own even without a finite verb: "a man talking to a woman | then woman spinning in a
+    dress | then a plane crashing through trees". The head noun of the phrase, or None. (Without a noun,
+    "then slicing each half", it is the same subject's next action.)"""
+    if token.lower_ != "then":
+        return None
+    doc = token.doc
+    i = token.i + 1
+    if i < len(doc) and doc[i].tag_ in ("DT", "CD"):
+        i += 1
+    nouns = []
+    while i < len(doc) and doc[i].tag_ in NOUN_PHRASE_TAGS:
+        if doc[i].tag_ in NOUN_TAGS:
+            nouns.append(doc[i])
+        i += 1
+    if not nouns or i >= len(doc) or doc[i].tag_ != "VBG" or i - token.i > 4:
+        return None
+    return nouns[-1]
 
 
 def phrase_before_auxiliary(verb):
@@ -766,8 +804,10 @@ def is_not_a_sentence_start(left, subject, before, opener) -> bool:
     """Is the piece before the clause a fronted phrase, or the clause's subject part of a compound?"""
     pronoun = subject.lower_ in PRONOUN_SUBJECTS or subject.lower_ == "its"
     if not has_finite_clause(left):
-        if left[0].tag_ not in PHRASE_OPENING_TAGS:
-            return True  # a fronted phrase: "in the beginning it shows", "by opening the box it fell"
+        if left[0].tag_ not in PHRASE_OPENING_TAGS and scene_after_then(left[0]) is None:
+            # a fronted phrase: "in the beginning it shows", "by opening the box it fell" (a scene after
+            # "then" is a sentence: "then woman spinning in a dress | then a plane crashing", rule `then-scene`)
+            return True
         if not pronoun and opener.lower_ not in SEQUENCE_ADVERBS and not is_scene_fragment(left, opener):
             return True  # "on a straight road a man rides"
     # A bare noun after a noun is more likely a compound: "a man in check shirt is playing".
