@@ -395,3 +395,11 @@ def test_rule_then_scene_splits_before_then_and_a_noun_phrase_doing_something(fi
     # Without a noun it is the same subject's next action.
     caption = "a man cutting an onion in half then slicing each half into pieces"
     assert find([caption]) == [[caption]]
+
+
+def test_rule_scene_after_clause_splits_before_a_noun_phrase_doing_something(find):
+    assert find(["two boys are playing football in a park another boy riding a bike on the road"]) == [
+        ["two boys are playing football in a park", "another boy riding a bike on the road"]]
+    # Two objects of one verb are one sentence.
+    caption = "a woman is feeding two horses an apple standing in the field"
+    assert find([caption]) == [[caption]]

@@ -242,6 +242,8 @@ def has_determiner_clause(words: list, prefilter: Prefilter) -> bool:
                 return True
             if words[j] == "with" and has_verb_after_with_phrase(words, j, finite):
                 return True
+            if words[j].endswith("ing") and words[i] in FRAGMENT_OPENERS and any(w in finite for w in words[:i]):
+                return True  # rule `scene-after-clause`, see scene_after_clause
             if words[j] in NOT_AFTER or words[j] in AUXILIARY_VERBS:
                 break
     return False
@@ -472,6 +474,48 @@ def subject_starts(doc, rule: BoundaryRule = BoundaryRule()):
         scene = scene_after_then(verb)
         if scene is not None:
             yield scene, verb.i
+        scene = scene_after_clause(verb, rule.finite_verbs)
+        if scene is not None:
+            yield scene, verb.i
+
+
+# Words that open a noun phrase doing something after a clause, as a scene of its own (not "the", which
+# mostly opens an object: "a man is watching the woman singing").
+FRAGMENT_OPENERS = frozenset({"a", "an", "another", "one", "two", "three", "four", "some"})
+
+
+def scene_after_clause(token, finite_verbs: frozenset):
+    """Rule `scene-after-clause`: after a finite clause that ends with a noun, a noun phrase led by "a",
+    "another" or a number and doing something (an -ing form) is the next scene, a sentence without a finite
+    verb: "two persons are fighting with sward | another person floating the water". The head noun of the
+    phrase, or None. Not after a verb, whose object the phrase is ("a man is watching a woman singing")."""
+    if token.lower_ not in FRAGMENT_OPENERS or token.i < 3 or token.tag_ not in ("DT", "CD"):
+        return None
+    doc = token.doc
+    before = doc[token.i - 1]
+    if (before.tag_ not in ("NN", "NNS") or before.dep_ == "dative" or before.lower_ in finite_verbs
+            or not has_finite_clause(doc[:token.i])):
+        return None  # (a name, an indirect object or a verb tagged as a noun before: "talks about iran a
+        # country striving to ...", "drives down a street and witnesses a car spinning")
+    head = noun_phrase_doing(doc, token.i + 1)
+    if head is None or head.dep_ in ("appos", "npadvmod"):
+        return None  # the parser's apposition or adverbial phrase: "on board a ship doing work"
+    if head.dep_ == "dobj" and before.dep_ == "dobj" and head.head.i == before.head.i:
+        return None  # two objects of one verb: "is feeding two monkeys a banana"
+    return head
+
+
+def noun_phrase_doing(doc, i: int):
+    """The head noun of a noun phrase of one to three adjectives and nouns from token `i` on, right before an
+    -ing form ("woman spinning", "two persons helping"), or None."""
+    nouns, end = [], i
+    while end < len(doc) and end - i < 3 and doc[end].tag_ in NOUN_PHRASE_TAGS:
+        if doc[end].tag_ in NOUN_TAGS:
+            nouns.append(doc[end])
+        end += 1
+    if not nouns or end >= len(doc) or doc[end].tag_ != "VBG":
+        return None
+    return nouns[-1]
 
 
 def scene_after_then(token):
@@ -485,14 +529,7 @@ def scene_after_then(token):
     i = token.i + 1
     if i < len(doc) and doc[i].tag_ in ("DT", "CD"):
         i += 1
-    nouns = []
-    while i < len(doc) and doc[i].tag_ in NOUN_PHRASE_TAGS:
-        if doc[i].tag_ in NOUN_TAGS:
-            nouns.append(doc[i])
-        i += 1
-    if not nouns or i >= len(doc) or doc[i].tag_ != "VBG" or i - token.i > 4:
-        return None
-    return nouns[-1]
+    return noun_phrase_doing(doc, i)
 
 
 def phrase_before_auxiliary(verb):
