@@ -403,3 +403,13 @@ def test_rule_scene_after_clause_splits_before_a_noun_phrase_doing_something(fin
     # Two objects of one verb are one sentence.
     caption = "a woman is feeding two horses an apple standing in the field"
     assert find([caption]) == [[caption]]
+
+
+def test_rule_in_case_reads_case_as_embedding_only_after_in(nlp, rule):
+    assert parsed_split(nlp, rule, "a man discusses a difficult case he is talking about a thief") == [
+        "a man discusses a difficult case", "he is talking about a thief"]
+
+
+def test_rule_particle_ends_clause_lets_a_unit_end_with_a_preposition_without_object(nlp, rule):
+    assert parsed_split(nlp, rule, "a woman is cooking with a voice over she is talking about pasta") == [
+        "a woman is cooking with a voice over", "she is talking about pasta"]

@@ -666,7 +666,7 @@ def joined_by_words(doc, start, last, rule: BoundaryRule) -> bool:
     if told and opener.tag_ in ("PRP", "EX") and (before.tag_ in NOUN_TAGS or before.tag_ == "PRP"
                                                   or before.lower_ in AUDIENCES):
         return True  # "tells her she is", "shows people they can", "telling her friends she is"
-    if any(token.lower_ in EMBEDDING_WORDS for token in doc[max(start - 3, last):start]):
+    if any(is_embedding_word(token) for token in doc[max(start - 3, last):start]):
         return True  # "how easy it is", "in case a puppy becomes"
     if is_after_question_phrase(doc, start, last):
         return True  # "explaining which flat iron extension she will use"
@@ -770,7 +770,28 @@ def is_open_ending(token) -> bool:
     took for a preposition (see is_noun_tagged_preposition)."""
     if token.tag_ == "DT" and token.dep_ in NOUN_DEPS:
         return False
-    return token.tag_ in OPEN_ENDING_TAGS and not is_noun_tagged_preposition(token)
+    return token.tag_ in OPEN_ENDING_TAGS and not is_noun_tagged_preposition(token) and not is_particle(token)
+
+
+def is_particle(token) -> bool:
+    """Rule `particle-ends-clause`: a preposition the parser gives no object is a particle or an adverb that
+    ends its clause ("with a voice over | she is talking about skincare", "the lights go off | a man ...")."""
+    return (token.tag_ == "IN" and token.lower_ in PARTICLES and token.dep_ in ("prep", "prt", "advmod")
+            and not any(token.children))
+
+
+# Prepositions that are also particles or adverbs ("goes down", "a voice over"); not "during", which is
+# mostly written for "while" ("got kicked during he was reporting").
+PARTICLES = frozenset("over out off up down inside outside through around away back along in on by".split())
+
+
+def is_embedding_word(token) -> bool:
+    """A word that makes the subject after it part of its clause (EMBEDDING_WORDS). Rule `in-case`: "case"
+    only in "in case" ("in case a puppy becomes ..."); the noun does not ("discusses a criminal case | he is
+    talking about some other man")."""
+    if token.lower_ == "case":
+        return token.i > 0 and token.doc[token.i - 1].lower_ == "in"
+    return token.lower_ in EMBEDDING_WORDS
 
 
 def is_noun_tagged_preposition(token) -> bool:
