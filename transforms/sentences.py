@@ -441,7 +441,8 @@ def is_fronted_clause(doc, subordinator, subject, start, last, rule: BoundaryRul
         return False  # (a verb after `start`: "when a man she knows approaches her" is one clause)
     if doc[subordinator.i - 1].tag_ not in UNIT_ENDING_TAGS or not has_finite_clause(doc[last:subordinator.i]):
         return False
-    if any(t.lower_ in CLAUSE_VERBS or t.lower_ in OBJECT_CLAUSE_VERBS for t in doc[max(subordinator.i - 6, last):subordinator.i]):
+    told = doc[max(subordinator.i - 6, last):subordinator.i]
+    if any(t.lower_ in CLAUSE_VERBS or t.lower_ in OBJECT_CLAUSE_VERBS for t in told):
         return False
     if len(doc) - subordinator.i < rule.min_right_words:
         return False
@@ -464,19 +465,24 @@ def subject_starts(doc, rule: BoundaryRule = BoundaryRule()):
         phrase = phrase_before(verb)
         if phrase is not None and phrase not in subjects:
             yield phrase, with_sequence_adverb(doc, noun_phrase_start(verb))
-        if is_noun_tagged_verb(verb, rule.finite_verbs):
-            yield doc[verb.i - 1], with_sequence_adverb(doc, noun_phrase_start(verb))
-        if verb.lower_ == "its" and is_its_for_it_is([t.lower_ for t in doc[verb.i + 1:verb.i + 2]]):
-            yield verb, with_sequence_adverb(doc, verb.i)  # ("verb" here is any token; "its" is subject and verb)
-        phrase = phrase_before_auxiliary(verb)
-        if phrase is not None and phrase not in subjects:
-            yield phrase, with_sequence_adverb(doc, noun_phrase_start(finite_marker(verb)))
-        scene = scene_after_then(verb)
+        yield from unparsed_clause_starts(verb, subjects, rule)
+
+
+def unparsed_clause_starts(token, subjects: list, rule: BoundaryRule):
+    """(subject, clause start) of the clauses at `token` that the parse hides, by the rules of issue 4: a verb
+    the tagger made a noun, "its" for "it s", a noun phrase before an auxiliary, and scenes without a finite
+    verb after "then" or after a clause."""
+    doc = token.doc
+    if is_noun_tagged_verb(token, rule.finite_verbs):
+        yield doc[token.i - 1], with_sequence_adverb(doc, noun_phrase_start(token))
+    if token.lower_ == "its" and is_its_for_it_is([t.lower_ for t in doc[token.i + 1:token.i + 2]]):
+        yield token, with_sequence_adverb(doc, token.i)  # "its" is both subject and verb
+    phrase = phrase_before_auxiliary(token)
+    if phrase is not None and phrase not in subjects:
+        yield phrase, with_sequence_adverb(doc, noun_phrase_start(finite_marker(token)))
+    for scene in (scene_after_then(token), scene_after_clause(token, rule.finite_verbs)):
         if scene is not None:
-            yield scene, verb.i
-        scene = scene_after_clause(verb, rule.finite_verbs)
-        if scene is not None:
-            yield scene, verb.i
+            yield scene, token.i
 
 
 # Words that open a noun phrase doing something after a clause, as a scene of its own (not "the", which
@@ -814,7 +820,8 @@ def ends_its_clause(verb, transitive_verbs: frozenset) -> bool:
     training") or an -ing form of a verb that takes no object ("a woman is talking | she is talking") ends
     its clause, so a subject after it starts a new one. Not a participle that takes an object or a clause."""
     word = verb.lower_
-    if word in OBJECT_PARTICIPLES or word in CLAUSE_VERBS or word in MORE_CLAUSE_VERBS or verb.dep_ in ("aux", "auxpass"):
+    if (word in OBJECT_PARTICIPLES or word in CLAUSE_VERBS or word in MORE_CLAUSE_VERBS
+            or verb.dep_ in ("aux", "auxpass")):
         return False
     return verb.tag_ == "VBN" or (verb.tag_ == "VBG" and word not in transitive_verbs)
 
