@@ -18,7 +18,10 @@ playing"), not a new sentence; so is a clause that ends at its verb. A piece
 without a finite verb stands as a sentence only when it opens with a noun
 phrase ("a tree with green leaves in a forest | it has grown very tall"), not
 a fronted preposition ("in the beginning it shows ..."). An adverb or phrase of
-sequence before the subject ("then", "at that time") starts the new sentence.
+sequence before the subject ("then", "at that time") starts the new sentence, and so
+does a subordinate clause that fronts the next clause ("... events | if we want we can
+subscribe"). A few scenes without a finite verb are sentences too: "then" or "another"
+and a noun phrase doing something after a clause ("... | then woman spinning in a dress").
 
 Boundaries fall only between whitespace words, so the pieces joined by one
 space always give back the caption: a split never loses, reorders or changes a
