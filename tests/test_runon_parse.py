@@ -265,8 +265,8 @@ def test_profiles_keep_truncate_for_paper_and_parse_for_default():
 # the rule was developed on; `second` was labelled before the rule was scored on it (README, step IV).
 FLOORS = {
     "first": {"precision": 0.88, "recall": 0.75, "false_split_rate": 0.015},
-    "second": {"precision": 0.62, "recall": 0.29, "false_split_rate": 0.015},
-    "synthetic": {"precision": 0.93, "recall": 0.32, "false_split_rate": 0.005},
+    "second": {"precision": 0.82, "recall": 0.65, "false_split_rate": 0.015},
+    "synthetic": {"precision": 0.93, "recall": 0.35, "false_split_rate": 0.005},
 }
 
 
@@ -303,3 +303,115 @@ def test_the_dev_set_labels_give_back_their_captions():
     for line in DEVSET.read_text(encoding="utf-8").splitlines()[1:]:
         text, boundaries = labelled(line.split("\t")[3])
         assert " ".join(line.split("\t")[3].replace(" | ", " ").split()) == text and all(boundaries)
+
+
+# --- Rules added for the misses of the second sample (issue 4) ------------------------------------------------
+
+
+def test_rule_then_after_pronoun_is_no_reduced_relative_clause(nlp, rule):
+    assert parsed_split(nlp, rule, "a man is reading a word on a word search he then prepares to eat with a child") == [
+        "a man is reading a word on a word search", "he then prepares to eat with a child"]
+
+
+def test_rule_noun_tagged_in_lets_a_unit_end_with_a_noun_tagged_as_a_preposition(nlp, rule):
+    caption = "two boys are playing rugby a man kicks the ball"
+    assert nlp(caption)[4].tag_ == "IN"  # the tagger's error the rule answers
+    assert parsed_split(nlp, rule, caption) == ["two boys are playing rugby", "a man kicks the ball"]
+
+
+def test_rule_subject_after_verb_splits_before_a_subject_pronoun_after_a_verb(nlp, rule):
+    assert parsed_split(nlp, rule, "a man is cooking he is adding salt to the pot") == [
+        "a man is cooking", "he is adding salt to the pot"]
+    # Not after a verb that takes a clause without "that".
+    assert parsed_split(nlp, rule, "a man is betting he can eat the whole pizza") == [
+        "a man is betting he can eat the whole pizza"]
+
+
+def test_rule_quote_after_speech_keeps_a_song_title_after_performing(find):
+    caption = "a group of kids are performing we will rock you on a stage"
+    assert find([caption]) == [[caption]]
+
+
+def test_rule_condition_answered_splits_after_a_subordinate_clause_and_its_main_clause(nlp, rule):
+    assert parsed_split(nlp, rule, "a man is jogging and while running he is breathing hard and his legs are moving "
+                                   "it is good for his heart") == [
+        "a man is jogging and while running he is breathing hard and his legs are moving", "it is good for his heart"]
+
+
+def test_rule_noun_tagged_verb_reads_a_listed_verb_tagged_as_a_plural_noun_as_a_verb(nlp, rule):
+    caption = "we see three apples on a tree a narrator talks about the apple harvest"
+    assert nlp(caption)[9].tag_ == "NNS"  # the tagger's error the rule answers
+    assert parsed_split(nlp, rule, caption) == [
+        "we see three apples on a tree", "a narrator talks about the apple harvest"]
+    # After a verb or an adjective the phrase is an object.
+    caption = "a man reviews top 10 tv shows in german"
+    assert parsed_split(nlp, rule, caption) == [caption]
+
+
+def test_rule_with_subject_lets_through_a_subject_with_a_with_phrase():
+    assert is_candidate("a man sits on a bench near a lake a girl with long red hair and a hat is singing", PREFILTER)
+    # The verb must follow the phrase, not be an -ing form inside it.
+    assert not is_candidate("a man sits on a bench near a lake a girl with a dog running around", PREFILTER)
+
+
+def test_rule_modal_relative_keeps_a_modal_clause_on_the_noun_before(nlp, rule):
+    caption = "the coach talks to the players about the route they should run during the game"
+    assert parsed_split(nlp, rule, caption) == [caption]
+
+
+def test_rule_make_not_before_subject_splits_before_a_subject_pronoun_after_make(nlp, rule):
+    assert parsed_split(nlp, rule, "a cook is showing the spices for the soup she will make she explains each one") == [
+        "a cook is showing the spices for the soup she will make", "she explains each one"]
+
+
+def test_rule_fronted_subordinate_opens_the_sentence_at_the_subordinator(nlp, rule):
+    assert parsed_split(nlp, rule, "this video shows some funny cats in a garden if we want we can share it") == [
+        "this video shows some funny cats in a garden", "if we want we can share it"]
+    assert parsed_split(nlp, rule, "a man stands next to a tree in the rain when the storm ends he walks home") == [
+        "a man stands next to a tree in the rain", "when the storm ends he walks home"]
+
+
+def test_rule_condition_clause_holds_a_clause_after_an_opening_as(nlp, rule):
+    caption = "as the man gets the signal from his coach he starts riding his bike"
+    assert parsed_split(nlp, rule, caption) == [caption]
+
+
+def test_rule_phrase_before_auxiliary_finds_the_subject_the_parser_made_an_object(nlp, rule):
+    assert parsed_split(nlp, rule, "one person painting a wall two persons are dancing in the room") == [
+        "one person painting a wall", "two persons are dancing in the room"]
+    # A number and a measure noun are no subject.
+    caption = "a woman who won the race four times is interviewed on tv"
+    assert parsed_split(nlp, rule, caption) == [caption]
+
+
+def test_rule_its_for_it_is_reads_its_before_an_article_or_adverb_as_it_is(find):
+    assert find(["a woman is painting a small wooden box its a gift for her mother"]) == [
+        ["a woman is painting a small wooden box", "its a gift for her mother"]]
+    caption = "a dog is chasing its tail in the green garden"
+    assert find([caption]) == [[caption]]
+
+
+def test_rule_then_scene_splits_before_then_and_a_noun_phrase_doing_something(find):
+    assert find(["a boy riding a bike in the park then a dog chasing a ball then two girls dancing on a stage"]) == [
+        ["a boy riding a bike in the park", "then a dog chasing a ball", "then two girls dancing on a stage"]]
+    # Without a noun it is the same subject's next action.
+    caption = "a man cutting an onion in half then slicing each half into pieces"
+    assert find([caption]) == [[caption]]
+
+
+def test_rule_scene_after_clause_splits_before_a_noun_phrase_doing_something(find):
+    assert find(["two boys are playing football in a park another boy riding a bike on the road"]) == [
+        ["two boys are playing football in a park", "another boy riding a bike on the road"]]
+    # Two objects of one verb are one sentence.
+    caption = "a woman is feeding two horses an apple standing in the field"
+    assert find([caption]) == [[caption]]
+
+
+def test_rule_in_case_reads_case_as_embedding_only_after_in(nlp, rule):
+    assert parsed_split(nlp, rule, "a man discusses a difficult case he is talking about a thief") == [
+        "a man discusses a difficult case", "he is talking about a thief"]
+
+
+def test_rule_particle_ends_clause_lets_a_unit_end_with_a_preposition_without_object(nlp, rule):
+    assert parsed_split(nlp, rule, "a woman is cooking with a voice over she is talking about pasta") == [
+        "a woman is cooking with a voice over", "she is talking about pasta"]

