@@ -2,9 +2,10 @@
 
 - `real`: tests/data/runon_dev.tsv, MSR-VTT train captions labelled by hand by
   sentence (benchmarks/sample_runon_devset.py drew them; ` | ` marks a boundary).
-  It holds two samples (column `sample`): `first` (the rule was developed on
-  it), `second` (labelled before the rule was scored on it: the held-out
-  estimate), and `real` is both together.
+  It holds five samples (column `sample`): the rule was developed on `first`
+  and `second`; `third`, `fourth` and `fifth` were labelled blind and scored
+  once with the rule settled, before they joined, and together they are the
+  honest estimate (`held-out`). `real` is all five.
 - `synthetic`: two one-sentence captions of the same train video joined into
   one, where the boundary is known. Half of them have the second caption's
   subject turned into a pronoun ("a man is ..." -> "he is ..."), as real
@@ -46,14 +47,18 @@ PRONOUN_FOR = {
 
 
 # The `sample` column's values, and the names the figures are printed under.
-SAMPLE_NAMES = {"1": "first", "2": "second", "3": "third", "4": "fourth"}
+SAMPLE_NAMES = {"1": "first", "2": "second", "3": "third", "4": "fourth", "5": "fifth"}
+# Samples labelled blind and scored once with the rule settled, before they joined: the honest estimate.
+HELD_OUT = ("3", "4", "5")
 
 
 def load_devset(path=DEVSET, sample=None) -> list:
-    """(caption, boundary word indices) of each labelled caption, of one sample ("1", "2") or of all."""
+    """(caption, boundary word indices) of each labelled caption, of one sample ("1"), of several
+    (("3", "4")) or of all."""
     with open(path, encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle, delimiter="\t"))
-    return [labelled(row["sentences"]) for row in rows if sample is None or row["sample"] == sample]
+    samples = (sample,) if isinstance(sample, str) else sample
+    return [labelled(row["sentences"]) for row in rows if samples is None or row["sample"] in samples]
 
 
 def labelled(marked: str) -> tuple:
@@ -149,6 +154,7 @@ def main():
     find_sentences = sentence_finder(load_spacy(), config)
     sets = {name: load_devset(sample=sample) for sample, name in SAMPLE_NAMES.items()}
     sets = {name: rows for name, rows in sets.items() if rows}
+    sets["held-out"] = load_devset(sample=HELD_OUT)
     sets["real"] = load_devset()
     if args.devset:
         sets[Path(args.devset).stem] = load_devset(args.devset)

@@ -261,23 +261,24 @@ def test_profiles_keep_truncate_for_paper_and_parse_for_default():
     assert (default.rule, default.policy) == ("parse", "first")
 
 
-# Floors a little under what benchmarks/runon_devset.py prints for the default settings. `first` is the sample
-# the rule was developed on; `second` was labelled before the rule was scored on it (README, step IV).
+# Floors a little under what benchmarks/runon_devset.py prints for the default settings. The rule was developed on
+# `first` and `second`; `held-out` (samples 3-5) was labelled blind and scored once before it joined (README, step IV).
 FLOORS = {
     "first": {"precision": 0.88, "recall": 0.75, "false_split_rate": 0.015},
-    "second": {"precision": 0.82, "recall": 0.65, "false_split_rate": 0.015},
+    "second": {"precision": 0.84, "recall": 0.67, "false_split_rate": 0.01},
+    "held-out": {"precision": 0.74, "recall": 0.50, "false_split_rate": 0.025},
     "synthetic": {"precision": 0.93, "recall": 0.35, "false_split_rate": 0.005},
 }
 
 
-@pytest.mark.parametrize("name", ["first", "second", "synthetic"])
+@pytest.mark.parametrize("name", ["first", "second", "held-out", "synthetic"])
 def test_floors_on_the_dev_sets(find, msrvtt_dir, name):
-    from benchmarks.runon_devset import load_devset, predict, score, synthetic_devset, train_videos_captions
+    from benchmarks.runon_devset import HELD_OUT, load_devset, predict, score, synthetic_devset, train_videos_captions
 
     if name == "synthetic":
         rows = synthetic_devset(train_videos_captions(msrvtt_dir))
     else:
-        rows = load_devset(sample={"first": "1", "second": "2"}[name])
+        rows = load_devset(sample={"first": "1", "second": "2", "held-out": HELD_OUT}[name])
     figures = score(rows, predict(find, [text for text, _ in rows]))
     floors = FLOORS[name]
     assert figures["precision"] >= floors["precision"]
@@ -285,14 +286,14 @@ def test_floors_on_the_dev_sets(find, msrvtt_dir, name):
     assert figures["false_split_rate"] <= floors["false_split_rate"]
 
 
-def test_the_dev_set_holds_two_disjoint_samples():
+def test_the_dev_set_holds_five_disjoint_samples():
     from benchmarks.runon_devset import DEVSET
 
     rows = [line.split("\t") for line in DEVSET.read_text(encoding="utf-8").splitlines()[1:]]
-    first = {row[0] for row in rows if row[2] == "1"}
-    second = {row[0] for row in rows if row[2] == "2"}
-    assert len(first) >= 150 and len(second) >= 150 and not first & second
-    assert {row[2] for row in rows} == {"1", "2"}
+    samples = {sample: {row[0] for row in rows if row[2] == sample} for sample in "12345"}
+    assert {row[2] for row in rows} == set(samples)
+    assert all(len(ids) >= 150 for ids in samples.values())
+    assert sum(map(len, samples.values())) == len({row[0] for row in rows})  # no caption in two samples
 
 
 def test_the_dev_set_labels_give_back_their_captions():
