@@ -17,16 +17,16 @@ The TSV it writes has the caption in the `sentences` column, to be labelled by
 hand: a ` | ` between two words marks a sentence boundary (see
 tests/data/runon_dev.tsv). Captions with fewer than three words are skipped.
 
-tests/data/runon_dev.tsv holds two samples (column `sample`):
-- 1: seed 2022, 120 long, 50 pronoun, 40 gap; the rule was developed on it;
-- 2: seed 4711, 150 long, 30 pronoun, 40 gap, drawn without the sen_ids of
-  sample 1 (`--exclude tests/data/runon_dev.tsv`) and labelled before the
-  rule was scored on it: the held-out estimate.
+tests/data/runon_dev.tsv holds five samples (column `sample`; seeds and sizes in
+the README, step IV), each drawn without the sen_ids of the samples before it.
+Samples 3 to 5 were labelled blind and scored once before they joined: the
+held-out estimate. A new sample leaves out the labelled ones (`--exclude`, as
+often as there are files to leave out) and is written outside the repository
+until it has been scored.
 
 Usage:
-    .venv/bin/python benchmarks/sample_runon_devset.py [--out PATH]
-    .venv/bin/python benchmarks/sample_runon_devset.py --seed 4711 --long 150 --pronoun 30 --gap 40 \
-        --exclude tests/data/runon_dev.tsv --sample 2 --out /tmp/runon_second.tsv
+    .venv/bin/python benchmarks/sample_runon_devset.py --seed 7777 --long 100 --pronoun 80 --gap 80 \
+        --exclude tests/data/runon_dev.tsv --sample 6 --out /tmp/runon_sixth.tsv
 """
 import argparse
 import json
@@ -96,10 +96,11 @@ def main():
     parser.add_argument("--long", type=int, default=LONG_SAMPLE, help="captions of at least LONG_WORDS words")
     parser.add_argument("--pronoun", type=int, default=PRONOUN_SAMPLE, help="shorter captions with a pronoun inside")
     parser.add_argument("--gap", type=int, default=GAP_SAMPLE, help="captions whose raw text had a double space")
-    parser.add_argument("--exclude", help="a labelled dev-set TSV whose sen_ids this sample leaves out")
+    parser.add_argument("--exclude", action="append", default=[],
+                        help="a labelled dev-set TSV whose sen_ids this sample leaves out (repeatable)")
     parser.add_argument("--sample", default="1", help="the value of the `sample` column")
     args = parser.parse_args()
-    excluded = sen_ids_in(args.exclude) if args.exclude else frozenset()
+    excluded = frozenset().union(*map(sen_ids_in, args.exclude))
     rows = draw(train_captions(), args.seed, (args.long, args.pronoun, args.gap), excluded)
     with open(args.out, "w", encoding="utf-8") as handle:
         handle.write("\t".join(COLUMNS) + "\n")

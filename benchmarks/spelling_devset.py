@@ -11,10 +11,9 @@ first 420 (the rule was tuned on them), then samples of 200 or 250 drawn later
 blind before the rule was scored on it. The errors of the second to fifth led to
 more rules, so they count as `tuned`. The sixth to ninth were scored once each,
 with the rules settled, before they joined: they are the honest estimate
-(`held-out`). The
-figures are printed for each sample, for `tuned`, `held-out` and all rows.
-`--show-errors` lists the default profile's wrong decisions, on the samples
-`--errors-in` names; `--devset` scores another file.
+(`held-out`). The figures are printed for each sample, for `tuned`, `held-out`
+and all rows. `--show-errors` lists the default profile's wrong decisions, on
+the samples `--errors-in` names; `--devset` scores another file.
 """
 import csv
 import sys
