@@ -49,21 +49,33 @@ def rows_in(rows, group: str) -> list:
 
 
 def corpus_statistics(input_path):
-    """Token and phrase statistics of the whole input after step I, as the pipeline computes them."""
+    """Token and phrase statistics of the whole input after step I, as the pipeline computes them,
+    and each sen_id's clip: how many of its clip's captions write each word."""
     from pipelines.vocab import corpus_statistics as statistics_of, normalized_batches
-    return statistics_of(normalized_batches(input_path))
+    from transforms.spelling import captions_writing
+
+    batches = normalized_batches(input_path)
+    clips = {}
+    for batch in batches:
+        in_clip = captions_writing(caption.text for caption in batch.captions)
+        clips.update((caption.sen_id, in_clip) for caption in batch.captions)
+    return (*statistics_of(batches), clips)
 
 
-def speller_for(profile: str, stats, phrases):
-    """The profile's spelling step as a function (row of the dev set) -> what its token became, in its caption."""
+def speller_for(profile: str, stats, phrases, clips):
+    """The profile's spelling step as a function (row of the dev set) -> what its token became, in its caption.
+
+    `clips`: sen_id -> how many of its clip's captions write each word (corpus_statistics).
+    """
     from pipelines.config import load_config
-    from transforms.spelling import Speller, WordLists
+    from transforms.spelling import OtherCaptions, Speller, WordLists
 
     config = load_config(profile).spelling
     speller = Speller(config, WordLists.read(config), stats, phrases)
 
     def corrected(row):
-        _, corrections, _ = speller.correct(row["caption"])
+        clip = OtherCaptions(clips[int(row["sen_id"])], frozenset(row["caption"].split()))
+        _, corrections, _ = speller.correct(row["caption"], clip)
         pieces = [row["token"]]
         for correction in (c for c in corrections if c["position"] == int(row["position"])):
             at = pieces.index(correction["original"])
@@ -101,10 +113,10 @@ def main():
     parser.add_argument("--devset", default=str(DEVSET), help="the labelled rows (TSV, columns as the dev set's)")
     args = parser.parse_args()
     rows = load_devset(args.devset)
-    stats, phrases = corpus_statistics(args.input)
+    stats, phrases, clips = corpus_statistics(args.input)
     print(f"spelling dev set: {len(rows)} labelled tokens ({sum(r['label'] == 'fix' for r in rows)} to fix)")
     print(f"  {'profile':<9}{'sample':<10}{'tokens':>7}{'fix':>5}{'accuracy':>10}{'precision':>11}{'recall':>8}{'changes':>9}")
-    correctors = {profile: speller_for(profile, stats, phrases) for profile in ("paper", "default")}
+    correctors = {profile: speller_for(profile, stats, phrases, clips) for profile in ("paper", "default")}
     for profile, corrected in correctors.items():
         for group in GROUPS:
             chosen = rows_in(rows, group)

@@ -74,6 +74,10 @@ class SpellingConfig:
     context_max_distance: int = 1  # the context chooses only among candidates this close
     # ...and, for tokens of four letters or more, only a candidate one slip or one left-out letter away
     context_common_typos: bool = False
+    # A ranked or context change of an uncommon typo shape (a consonant replaced, or two
+    # edits neither of which is a slip) is made only when another caption of the same
+    # clip writes the word; otherwise the token stays, flagged.
+    clip_evidence: bool = False
     acronym_slip_max_count: int = 3  # a three-letter token known only in capitals ("amd"), this rare, may be a slip
     three_letter_candidate_min_count: int = 1000  # a three-letter token's candidates must be this common ("and")
     # After steps III and IV, recount the corpus statistics on the cleaned captions and run

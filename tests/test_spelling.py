@@ -275,3 +275,64 @@ def test_with_common_typos_only_the_context_chooses_no_candidate_another_typo_aw
     decision = rule.decide("brnd", "rock", "")  # "band" is a letter struck for another, not a common typo
     assert decision.replacement is None and decision.flag
     assert rule.decide("stle", "hair", "").replacement == "style"  # a letter left out
+
+
+def test_slip_variants_are_the_words_one_slip_away():
+    from transforms.spelling import slip_variants
+
+    variants = slip_variants("recieve")
+    assert {"receive", "reciieve", "racieve"} <= variants  # swapped, doubled, vowel for vowel
+    assert "recive" not in variants  # a letter left out is not a slip, unless it was doubled
+    assert "recieve" not in variants and "recieva" in variants and "rxcieve" not in variants
+    assert "ploting" in slip_variants("plotting")  # a doubled letter written once
+
+
+@pytest.mark.parametrize("typo, word, common", [
+    ("seperated", "separated", True),  # a slip
+    ("scence", "scene", True),  # a letter added
+    ("stle", "style", True),  # a letter left out
+    ("beutifull", "beautiful", True),  # a letter left out and a doubled letter
+    ("proffesional", "professional", True),  # two slips
+    ("roomo", "rooms", False),  # a consonant replaced
+    ("lauch", "laugh", False),
+    ("gocart", "goat", False),  # two edits, neither a slip
+    ("churchs", "churros", False),
+    ("playing", "play", False),  # three edits
+])
+def test_is_common_typo(typo, word, common):
+    from transforms.spelling import is_common_typo
+
+    assert is_common_typo(typo, word) is common
+
+
+def test_other_captions_are_the_clip_s_words_this_caption_does_not_alone_write():
+    from collections import Counter
+
+    from transforms.spelling import OtherCaptions, captions_writing
+
+    in_clip = captions_writing(["a man plays guitar", "a man plays a guitar", "a woman sings"])
+    assert in_clip == Counter({"a": 3, "man": 2, "plays": 2, "guitar": 2, "woman": 1, "sings": 1})
+    clip = OtherCaptions(in_clip, frozenset("a woman sings".split()))
+    assert "man" in clip and "a" in clip
+    assert "woman" not in clip and "sings" not in clip and "dog" not in clip
+
+
+def test_an_uncommon_typo_is_corrected_only_where_another_caption_of_the_clip_writes_the_word():
+    stats = {"shirf": (1, 1), "shirt": (500, 300)}
+    assert ranked_rule(stats).decide("shirf", "a", "").replacement == "shirt"
+    rule = ranked_rule(stats, clip_evidence=True)
+    flagged = rule.decide("shirf", "a", "", clip=frozenset({"man", "red"}))
+    assert flagged.replacement is None and flagged.flag.startswith("an uncommon typo") and flagged.candidate == "shirt"
+    assert rule.decide("shirf", "a", "", clip=frozenset({"shirt"})).replacement == "shirt"
+    assert rule.decide("shrit", "a", "").replacement == "shirt"  # a common typo needs no evidence
+
+
+def test_a_split_s_is_only_the_possessive_after_a_word():
+    from pipelines.config import SpellingConfig
+    from transforms.spelling import RankedCorrection
+
+    checker = FakeHunspell(LOWERCASE | {"S"})  # Hunspell accepts every letter in capitals
+    rule = RankedCorrection(checker, SpellingConfig(suggestion="ranked"), {"ssome": (1, 1)},
+                            {"s some": 20, "some s": 20})
+    assert rule.decide("ssome").replacement is None
+    assert rule.decide("somes").replacement == "some s"

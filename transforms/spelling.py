@@ -5,8 +5,9 @@ run-together-word mapping, then Hunspell (with the custom vocabulary added) on
 every piece; a rejected piece takes a suggestion chosen by the profile's rule.
 The caption is lowercased afterwards, because suggestions can be capitalised.
 """
+from collections import Counter
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -160,8 +161,8 @@ class FirstSuggestion:
         self._rule = suggestion_rule
         self._decide_cached = lru_cache(maxsize=500_000)(self._decide)
 
-    def decide(self, piece: str, previous: str = "", following: str = "") -> Decision:
-        return self._decide_cached(piece)  # the published rule ignores context
+    def decide(self, piece: str, previous: str = "", following: str = "", clip=frozenset()) -> Decision:
+        return self._decide_cached(piece)  # the published rule ignores context and clip
 
     def _decide(self, piece: str) -> Decision:
         try:
@@ -201,7 +202,16 @@ class RankedCorrection:
         self._decide_cached = lru_cache(maxsize=500_000)(self._decide)
         self._decide_in_context_cached = lru_cache(maxsize=500_000)(self._decide_in_context)
 
-    def decide(self, piece: str, previous: str = "", following: str = "") -> Decision:
+    def decide(self, piece: str, previous: str = "", following: str = "", clip=frozenset()) -> Decision:
+        """`clip`: the words the other captions of the token's clip write (anything with `in`)."""
+        decision = self._decide_without_clip(piece, previous, following)
+        if (self._config.clip_evidence and decision.rule in ("ranked", "context")
+                and not self._is_common_typo(piece, decision.replacement) and decision.replacement not in clip):
+            return Decision(None, "flagged", flag="an uncommon typo, and no other caption of the clip writes the word",
+                            candidate=decision.replacement)
+        return decision
+
+    def _decide_without_clip(self, piece: str, previous: str, following: str) -> Decision:
         plural = self._plural_readings.get(piece)
         if plural is not None and reads_plural(previous, following):
             return Decision(plural, "plural_in_context", 1.0)
@@ -218,6 +228,10 @@ class RankedCorrection:
             return Decision(None, "flagged", flag="short token: its context does not choose a candidate",
                             candidate=decision.replacement)
         return decision
+
+    @lru_cache(maxsize=100_000)
+    def _is_common_typo(self, typo: str, word: str) -> bool:
+        return is_common_typo(typo, word)
 
     def _support(self, word: str, previous: str, following: str) -> int:
         """How often the corpus writes `word` after `previous` or before `following`."""
@@ -394,16 +408,22 @@ class RankedCorrection:
             return False
         return True
 
+    def _is_split_word(self, word: str) -> bool:
+        # Hunspell accepts every letter in capitals ("S"); "ssomeone" is not "s someone".
+        a_word_alone = len(word) > 1 or word in ("a", "i")
+        return a_word_alone and self._accepts_in_any_case(word) and word not in self._mapped
+
     def _attested_splits(self, piece: str) -> list:
         """'eachother' -> ('each other', n) when both words are known (or the second is the
-        dataset's possessive "s") and the corpus writes them apart n times."""
+        dataset's possessive "s") and the corpus writes them apart n times. Of one-letter
+        words only "a" and "i" are words."""
         splits = []
         for cut in range(1, len(piece)):
             phrase = f"{piece[:cut]} {piece[cut:]}"
             count = self._phrases.get(phrase, 0)
-            if count >= self._config.min_phrase_count and all(
-                    (self._accepts_in_any_case(word) or word == "s") and word not in self._mapped
-                    for word in phrase.split()):
+            first, second = phrase.split()
+            if count >= self._config.min_phrase_count and self._is_split_word(first) and (
+                    second == "s" or self._is_split_word(second)):
                 splits.append((phrase, count))
         return splits
 
@@ -459,6 +479,56 @@ def is_slip(typo: str, word: str) -> bool:
     return longer[at] == longer[at - 1] if at > 0 else longer[0] == longer[1]
 
 
+VOWELS = "aeiou"
+
+
+def slip_variants(typo: str) -> set:
+    """Every word one slip (see is_slip) away from `typo`."""
+    variants = set()
+    for at, letter in enumerate(typo):
+        variants.add(typo[:at] + typo[at + 1: at + 2] + letter + typo[at + 2:])  # swapped with the next letter
+        variants.add(typo[:at] + letter + typo[at:])  # doubled
+        if at > 0 and typo[at - 1] == letter:
+            variants.add(typo[:at] + typo[at + 1:])  # a doubled letter written once
+        if letter in VOWELS:
+            variants.update(typo[:at] + vowel + typo[at + 1:] for vowel in VOWELS)
+    variants.discard(typo)
+    return variants
+
+
+def is_common_typo(typo: str, word: str) -> bool:
+    """Whether `typo` misspells `word` in a way annotators often do: one slip (is_slip), one
+    letter left out or added, or a slip and one more edit ("beutifull", "proffesional").
+
+    What is left, a consonant replaced ("roomo" for "rooms") or two edits of which neither
+    is a slip ("gocart" for "goat"), is on the dev set as often another word as a typo.
+    """
+    distance = OSA.distance(typo, word)
+    if distance == 1:
+        return abs(len(typo) - len(word)) == 1 or is_slip(typo, word)
+    return distance == 2 and any(OSA.distance(variant, word) == 1 for variant in slip_variants(typo))
+
+
+class OtherCaptions:
+    """The words the other captions of a clip write: `word in OtherCaptions(...)`.
+
+    Annotators of one clip describe the same things, so a candidate another of them
+    writes is likely what this one meant.
+    """
+
+    def __init__(self, captions_writing: Counter, own_words: frozenset):
+        self._captions_writing = captions_writing  # word -> how many of the clip's captions write it
+        self._own_words = own_words
+
+    def __contains__(self, word) -> bool:
+        return self._captions_writing.get(word, 0) > (word in self._own_words)
+
+
+def captions_writing(texts) -> Counter:
+    """word -> how many of these captions write it."""
+    return Counter(word for text in texts for word in set(text.split()))
+
+
 @dataclass(frozen=True)
 class WordLists:
     """The profile's word lists: small, so read once where the pipeline is built and shipped with it."""
@@ -499,13 +569,17 @@ class Speller:
         self._mapped = mapped
         self._plain_word = lru_cache(maxsize=500_000)(self._is_plain_word)
 
-    def correct(self, text: str) -> tuple:
-        """(corrected caption, correction rows, flagged rows), rows without sen_id."""
+    def correct(self, text: str, clip=frozenset()) -> tuple:
+        """(corrected caption, correction rows, flagged rows), rows without sen_id.
+
+        `clip`: the words the other captions of the same clip write (OtherCaptions).
+        """
         tokens = text.split()
         if all(map(self._plain_word, tokens)):
             # Most captions: every rule keeps an accepted word, so there is nothing to decide.
             return " ".join(tokens).lower(), [], []
-        return correct_caption(text, self._word_lists.mappings, self.rule.decide, self._plain_word)
+        decide = partial(self.rule.decide, clip=clip)
+        return correct_caption(text, self._word_lists.mappings, decide, self._plain_word)
 
     def _is_plain_word(self, token: str) -> bool:
         """Hunspell accepts the token and no mapping rewrites it."""
@@ -518,9 +592,11 @@ class Speller:
 def correct_video(batch, speller, edit_rule_prefix: str = ""):
     """Step II on one video: its captions corrected, with their edits, corrections and flagged tokens."""
     corrections, flagged = [], []
+    in_clip = captions_writing(caption.text for caption in batch.captions)
 
     def correct(caption):
-        new_text, rows, flags = speller.correct(caption.text)
+        clip = OtherCaptions(in_clip, frozenset(caption.text.split()))
+        new_text, rows, flags = speller.correct(caption.text, clip)
         corrections.extend({"sen_id": caption.sen_id, **row} for row in rows)
         flagged.extend({"sen_id": caption.sen_id, **row} for row in flags)
         return new_text, edit_rule_prefix + (",".join(sorted({row["rule"] for row in rows})) or "lowercase")
