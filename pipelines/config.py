@@ -58,7 +58,6 @@ class SpellingConfig:
     split_ratio: float = 5.0  # a two-word split must be written apart this many times more often than together
     margin: float = 5.0  # ...and this many times more often than the next candidate at its distance
     min_phrase_count: int = 3  # a split must be written apart this often in the corpus (and count_ratio / 4 times the token)
-    hunspell_candidates: bool = False  # with no close corpus word, try Hunspell's suggestions (dev set: precision 0.94 -> 0.84)
     domain_min_videos: int = 10  # a token with no clear correction written in this many videos is kept unflagged
     context: bool = True  # when the corpus alone cannot choose, the two neighbouring words may
     context_min_count: int = 3  # the corpus writes the candidate between them at least this often
