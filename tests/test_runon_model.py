@@ -2,7 +2,9 @@
 import numpy as np
 import pytest
 
-from benchmarks.runon_model import boundaries_of, choose_threshold, fit, leave_one_sample_out, train
+from benchmarks.runon_model import (
+    boundaries_of, choose_threshold, fit, leave_one_sample_out, paired_bootstrap, prefilter_or_long, train,
+)
 from benchmarks.runon_model_features import caption_gaps, decode, gap_features, rule_verdicts, words_since_finite
 from pipelines.config import load_config
 from transforms.runon import load_spacy, rule_and_prefilter
@@ -87,3 +89,20 @@ def test_the_threshold_is_chosen_without_the_sample_scored():
     assert choose_threshold(rows, gaps, set(range(16)), 1.0, 3) <= 0.9
     rule_found, found, _, ids = leave_one_sample_out(rows, gaps, [[] for _ in rows], 1.0, 3)["5"]
     assert found == [[3]] * 4  # trained on samples 1-4 only, it splits sample 5, where the labels say no
+
+
+def test_the_paired_bootstrap_tells_a_real_difference_from_none():
+    labelled_rows = [("w w w w w w", [3])] * 20 + [("w w w w w w", [])] * 20
+    right = [[3]] * 20 + [[]] * 20
+    half = [[3]] * 10 + [[]] * 30
+    low, mean, high = paired_bootstrap(labelled_rows, right, half, rounds=200)
+    assert 0 < low <= mean <= high  # finding every boundary beats finding half of them in every resample
+    assert paired_bootstrap(labelled_rows, half, half, rounds=50) == (0.0, 0.0, 0.0)
+
+
+def test_the_widened_prefilter_also_sends_every_long_caption():
+    prefilter = rule_and_prefilter(load_config("default").runon)[1]
+    one_clause = "a man is playing a guitar on a stage in a park with his friends"  # 15 words, no second clause
+    run_on = "a cat is afraid of an stuffed animal he is trying to figure it out"
+    assert not prefilter_or_long(0)(one_clause, prefilter) and prefilter_or_long(0)(run_on, prefilter)
+    assert prefilter_or_long(15)(one_clause, prefilter) and not prefilter_or_long(16)(one_clause, prefilter)
