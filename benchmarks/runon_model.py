@@ -18,11 +18,12 @@ first prints how many labelled boundaries sit in captions the pre-filter never
 sends to the parser, and last a paired bootstrap of the model's gain in F1.
 
 Usage:
-    .venv/bin/python benchmarks/runon_model.py [--parse-from N] [--l2 1.0]
+    .venv/bin/python benchmarks/runon_model.py [--parse-from N [--cost MSRVTT_DIR]] [--piece-features] [--l2 1.0]
 """
 import argparse
 import csv
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -31,8 +32,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 import transforms.runon as runon  # noqa: E402
-from benchmarks.runon_devset import DEVSET, HELD_OUT, labelled, score  # noqa: E402
-from benchmarks.runon_model_features import caption_gaps, decode  # noqa: E402
+from benchmarks.runon_devset import DEVSET, HELD_OUT, labelled, score, train_videos_captions  # noqa: E402
+from benchmarks.runon_model_features import caption_gaps, decode, piece_features  # noqa: E402
 from pipelines.config import load_config  # noqa: E402
 from transforms.runon import load_spacy, rule_and_prefilter, sentence_finder  # noqa: E402
 from transforms.sentences import is_candidate  # noqa: E402
@@ -74,6 +75,35 @@ def gap_table(rows: list, nlp, config, parse_from: int = 0) -> tuple:
         for word_index, features in caption_gaps(doc, rule, rule_boundaries[i]):
             gaps.append((i, word_index, features, word_index in gold))
     return gaps, rule_boundaries
+
+
+def with_piece_features(gaps: list, rows: list, nlp) -> list:
+    """The gaps with the features of their two pieces, each parsed alone (about four parses per gap)."""
+    texts = [text for _, text, _ in rows]
+    halves = [(" ".join(texts[i].split()[:w]), " ".join(texts[i].split()[w:])) for i, w, _, _ in gaps]
+    unique = sorted({half for pair in halves for half in pair})
+    docs = dict(zip(unique, nlp.pipe(unique, batch_size=256)))
+    return [(i, w, features + piece_features(docs[left], docs[right]), label)
+            for (i, w, features, label), (left, right) in zip(gaps, halves)]
+
+
+def parse_cost(nlp, config, parse_from: int, input_dir) -> None:
+    """Print the share of the train captions the widened pre-filter sends to the parser, and the CPU their
+    parse takes against that of today's candidates (one run, one process)."""
+    _, prefilter = rule_and_prefilter(config)
+    captions = [caption for captions in train_videos_captions(input_dir).values() for caption in captions]
+    today = [caption for caption in captions if is_candidate(caption, prefilter)]
+    more = [caption for caption in captions
+            if not is_candidate(caption, prefilter) and prefilter_or_long(parse_from)(caption, prefilter)]
+    seconds = []
+    for texts in (today, more):
+        started = time.process_time()
+        for _ in nlp.pipe(texts, batch_size=config.batch_size):
+            pass
+        seconds.append(time.process_time() - started)
+    print(f"  train captions sent to the parser: {len(today) / len(captions):.1%} today, "
+          f"{(len(today) + len(more)) / len(captions):.1%} with those of >= {parse_from} words; parsing the "
+          f"added ones costs {seconds[1] / seconds[0]:.2f}x the CPU of today's")
 
 
 def rule_finder(nlp, config, sends):
@@ -237,17 +267,34 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--parse-from", type=int, default=0, metavar="N", help="parse and score every caption "
                         "of N words or more too, not only those the pre-filter sends to the parser (rule and model)")
+    parser.add_argument("--piece-features", action="store_true",
+                        help="add features of the two pieces of each gap, each parsed alone")
+    parser.add_argument("--cost", metavar="MSRVTT_DIR", help="with --parse-from: print what the widened pre-filter "
+                        "costs in parsing on the train captions of MSR-VTT (the folder of the two zips)")
     parser.add_argument("--l2", type=float, default=L2)
     args = parser.parse_args()
     config = load_config("default").runon
     rows = load_rows()
+    nlp = load_spacy(config.spacy_model)
     prefilter_misses(rows, config)
-    gaps, rule_boundaries = gap_table(rows, load_spacy(config.spacy_model), config, args.parse_from)
+    if args.cost and args.parse_from:
+        parse_cost(nlp, config, args.parse_from, args.cost)
+    gaps, rule_boundaries = gap_table(rows, nlp, config, args.parse_from)
+    if args.piece_features:
+        gaps = with_piece_features(gaps, rows, nlp)
     min_gap = max(config.min_left_words, config.min_right_words)
     print(f"{len(rows)} captions, {len(gaps)} gaps scored, {sum(g[3] for g in gaps)} of them boundaries "
           f"(of {sum(len(r[2]) for r in rows)} labelled), L2 {args.l2}, "
-          f"pre-filtered captions{f' and all of >= {args.parse_from} words' if args.parse_from else ''}")
+          f"pre-filtered captions{f' and all of >= {args.parse_from} words' if args.parse_from else ''}"
+          f"{', piece features' if args.piece_features else ''}")
     print_table(rows, leave_one_sample_out(rows, gaps, rule_boundaries, args.l2, min_gap))
+    if args.parse_from:
+        held = [i for i, row in enumerate(rows) if row[0] in HELD_OUT]
+        today = [boundaries_of(pieces) for pieces in rule_finder(nlp, config, is_candidate)([rows[i][1] for i in held])]
+        low, mean, high = paired_bootstrap([(rows[i][1], rows[i][2]) for i in held],
+                                           [rule_boundaries[i] for i in held], today)
+        print(f"  3-5 F1 of the rule with the widened pre-filter minus today's: {mean:+.3f} "
+              f"(95% of resamples in {low:+.3f} .. {high:+.3f})")
 
 
 if __name__ == "__main__":

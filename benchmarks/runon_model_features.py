@@ -11,7 +11,8 @@ turned each away) and what the parse says about the words around the gap.
 Everything here is a pure function of a spaCy Doc.
 """
 from transforms.sentences import (
-    AUXILIARY_VERBS, CLAUSE_VERBS, FINITE_TAGS, JOINING_WORDS, NOUN_TAGS, SEQUENCE_ADVERBS, SUBJECT_DEPS,
+    AUXILIARY_VERBS, CLAUSE_VERBS, FINITE_TAGS, JOINING_WORDS, NOUN_TAGS, OPEN_ENDING_TAGS, SEQUENCE_ADVERBS,
+    SUBJECT_DEPS,
     SUBJECT_PRONOUNS, WORK_NOUNS, BoundaryRule, boundary_tokens, finite_marker, fronted_subordinator,
     has_finite_clause, is_not_a_sentence_start, is_reduced_relative, joined_by_words, subject_starts,
     word_starts,
@@ -164,6 +165,32 @@ def caption_gaps(doc, rule: BoundaryRule, rule_words=()) -> list:
         if rule.min_left_words <= word_index <= word_count - rule.min_right_words:
             gaps.append((word_index, gap_features(doc, i, verdicts, rule_words, word_index, word_count)))
     return gaps
+
+
+def piece_features(left, right) -> list:
+    """Features of the two pieces of a gap, each parsed alone (spaCy Docs): does each stand as a clause, and
+    does the right one open with its subject? Parsed alone, "a man goes through his morning routine" shows
+    the subject that the whole caption's parse made an object ("the word destiny flashes a man goes ...")."""
+    names = side_features(left, "L") + side_features(right, "R")
+    if left[len(left) - 1].tag_ in OPEN_ENDING_TAGS:
+        names.append("L:open-end")
+    if "R:opens-with-subject" in names:
+        names.append("LR:clause-clause" if "L:finite-clause" in names else "LR:phrase-clause")
+    return names
+
+
+def side_features(doc, side: str) -> list:
+    root = next(token for token in doc if token.dep_ == "ROOT")
+    names = [f"{side}:root={coarse(root)}"]
+    finite = finite_marker(root) is not None
+    if finite:
+        names.append(f"{side}:root-finite")
+    if has_finite_clause(doc[:]):
+        names.append(f"{side}:finite-clause")
+    subjects = [child for child in root.children if child.dep_ in SUBJECT_DEPS]
+    if finite and subjects and subjects[0].left_edge.i == 0:
+        names.append(f"{side}:opens-with-subject")
+    return names
 
 
 def decode(scored: list, threshold: float, min_gap_words: int) -> list:

@@ -5,7 +5,9 @@ import pytest
 from benchmarks.runon_model import (
     boundaries_of, choose_threshold, fit, leave_one_sample_out, paired_bootstrap, prefilter_or_long, train,
 )
-from benchmarks.runon_model_features import caption_gaps, decode, gap_features, rule_verdicts, words_since_finite
+from benchmarks.runon_model_features import (
+    caption_gaps, decode, gap_features, piece_features, rule_verdicts, words_since_finite,
+)
 from pipelines.config import load_config
 from transforms.runon import load_spacy, rule_and_prefilter
 
@@ -106,3 +108,13 @@ def test_the_widened_prefilter_also_sends_every_long_caption():
     run_on = "a cat is afraid of an stuffed animal he is trying to figure it out"
     assert not prefilter_or_long(0)(one_clause, prefilter) and prefilter_or_long(0)(run_on, prefilter)
     assert prefilter_or_long(15)(one_clause, prefilter) and not prefilter_or_long(16)(one_clause, prefilter)
+
+
+def test_piece_features_tell_a_clause_opening_with_its_subject(nlp):
+    names = piece_features(nlp("a cat is afraid of a stuffed animal"), nlp("a man goes through his morning routine"))
+    assert {"L:root-finite", "R:root-finite", "R:opens-with-subject", "LR:clause-clause"} <= set(names)
+    # the tagger makes "flashes" a plural noun, so the left piece is a phrase
+    names = piece_features(nlp("the word destiny flashes"), nlp("a man goes through his morning routine"))
+    assert "LR:phrase-clause" in names and "L:root-finite" not in names
+    object_after_verb = piece_features(nlp("a man is playing"), nlp("a guitar on a stage"))
+    assert "R:opens-with-subject" not in object_after_verb and "R:root-finite" not in object_after_verb
