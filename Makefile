@@ -10,7 +10,7 @@ WORKERS ?= 2
 BEAM_ARGS ?= --direct_num_workers=$(WORKERS) --direct_running_mode=multi_processing
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: install system-packages run sweep test test-fast bench bench-scale bench-notebook runon-devset runon-lexicon clean
+.PHONY: install system-packages run sweep test test-fast bench bench-scale bench-notebook runon-devset runon-model runon-lexicon clean
 
 install: system-packages $(VENV)/.installed
 
@@ -57,6 +57,11 @@ bench-notebook: install
 # Step IV (default profile): boundary precision / recall on the run-on dev sets.
 runon-devset: install
 	$(BIN)/python benchmarks/runon_devset.py --input $(INPUT)
+
+# Issue 4's learned boundary scorer, leave-one-sample-out against the rule: pre-filtered captions, then all (~1 min).
+runon-model: install
+	$(BIN)/python benchmarks/runon_model.py
+	$(BIN)/python benchmarks/runon_model.py --parse-from 8
 
 # Step IV's word lists (finite verbs, transitive verbs), rebuilt from the train split with spaCy (~10 min).
 runon-lexicon: install
