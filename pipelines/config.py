@@ -114,6 +114,7 @@ class RunonConfig:
     # "there" or "then" (after cue_after_words words) before a finite verb.
     min_words: int = 8
     cue_after_words: int = 3
+    always_parse_words: int = 0  # ...and every caption this long (0: none on length alone)
     # parse, boundary rule: words a sentence needs before and after a boundary.
     min_left_words: int = 3
     min_right_words: int = 3

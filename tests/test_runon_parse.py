@@ -268,11 +268,11 @@ def test_profiles_keep_truncate_for_paper_and_parse_for_default():
 
 
 # Floors a little under what benchmarks/runon_devset.py prints for the default settings. The rule was developed on
-# `first` and `second`; `held-out` (samples 3-5) was labelled blind and scored once before it joined (README, step IV).
+# samples 1 to 5; `held-out` (samples 6 and 7) was labelled blind and scored once before it joined (README, step IV).
 FLOORS = {
     "first": {"precision": 0.88, "recall": 0.75, "false_split_rate": 0.015},
     "second": {"precision": 0.84, "recall": 0.67, "false_split_rate": 0.01},
-    "held-out": {"precision": 0.74, "recall": 0.50, "false_split_rate": 0.025},
+    "held-out": {"precision": 0.85, "recall": 0.54, "false_split_rate": 0.015},
     "synthetic": {"precision": 0.93, "recall": 0.35, "false_split_rate": 0.005},
 }
 
@@ -292,11 +292,11 @@ def test_floors_on_the_dev_sets(find, msrvtt_dir, name):
     assert figures["false_split_rate"] <= floors["false_split_rate"]
 
 
-def test_the_dev_set_holds_five_disjoint_samples():
+def test_the_dev_set_holds_seven_disjoint_samples():
     from benchmarks.runon_devset import DEVSET
 
     rows = [line.split("\t") for line in DEVSET.read_text(encoding="utf-8").splitlines()[1:]]
-    samples = {sample: {row[0] for row in rows if row[2] == sample} for sample in "12345"}
+    samples = {sample: {row[0] for row in rows if row[2] == sample} for sample in "1234567"}
     assert {row[2] for row in rows} == set(samples)
     assert all(len(ids) >= 150 for ids in samples.values())
     assert sum(map(len, samples.values())) == len({row[0] for row in rows})  # no caption in two samples
@@ -417,3 +417,16 @@ def test_rule_in_case_reads_case_as_embedding_only_after_in(nlp, rule):
 def test_rule_particle_ends_clause_lets_a_unit_end_with_a_preposition_without_object(nlp, rule):
     assert parsed_split(nlp, rule, "a woman is cooking with a voice over she is talking about pasta") == [
         "a woman is cooking with a voice over", "she is talking about pasta"]
+
+
+def test_a_caption_of_always_parse_words_is_parsed_whatever_its_words():
+    from dataclasses import replace
+
+    from transforms.sentences import is_candidate
+
+    # 23 words with no finite verb the word list knows and no clause-opening word.
+    caption = "a view of the big city lights from the top of a tall tower at night with music and a slow camera pan"
+    assert len(caption.split()) == 23 and not is_candidate(caption, PREFILTER)
+    assert is_candidate(caption, replace(PREFILTER, always_parse_words=20))
+    assert not is_candidate(caption, replace(PREFILTER, always_parse_words=24))
+    assert not is_candidate("a red car", replace(PREFILTER, always_parse_words=2))  # min_words still holds

@@ -107,7 +107,7 @@ def rule_and_prefilter(config, word_lists=None):
     """The boundary rule and pre-filter of `config`, with their word lists ((finite, transitive) verbs)."""
     finite, transitive = word_lists or (load_lexicon(LEXICON), load_lexicon(TRANSITIVE))
     return (BoundaryRule(config.min_left_words, config.min_right_words, transitive, finite),
-            Prefilter(finite, config.min_words, config.cue_after_words))
+            Prefilter(finite, config.min_words, config.cue_after_words, config.always_parse_words))
 
 
 # How many times the pieces of a split caption are parsed again (a caption of MSR-VTT has at most 4 sentences).

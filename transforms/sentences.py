@@ -119,6 +119,7 @@ class Prefilter:
     finite_verbs: frozenset  # words that are mostly finite verbs (transforms/sentences_finite_verbs.txt)
     min_words: int = 8  # shorter captions are never split
     cue_after_words: int = 3  # a clause-opening word counts only after this many words
+    always_parse_words: int = 0  # a caption this long is parsed whatever its words (0: never on length alone)
 
 
 # Words that open a second clause when nothing joins them to the first.
@@ -144,11 +145,15 @@ def is_candidate(text: str, prefilter: Prefilter) -> bool:
     - a determiner-led subject after the first few words, not after a verb
       or joining word, with a finite verb right after it ("a clip of a woman
       preparing food a person pours ..."), see has_determiner_clause.
-    Finite verbs are told by a word list, so this costs microseconds.
+    Finite verbs are told by a word list, so this costs microseconds. A caption of
+    `always_parse_words` words or more is parsed anyway: the longest captions hide
+    run-ons the word tests miss.
     """
     words = text.split()
     if len(words) < prefilter.min_words:
         return False
+    if 0 < prefilter.always_parse_words <= len(words):
+        return True
     return (has_unjoined_finite_verbs(words, prefilter.finite_verbs) or has_clause_cue(words, prefilter)
             or has_determiner_clause(words, prefilter))
 
