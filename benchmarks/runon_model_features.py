@@ -96,23 +96,16 @@ def coarse(token) -> str:
 def word_class_features(token, before) -> list:
     """What the words at the gap are: pronoun, determiner, joining word, verb that takes a clause ..."""
     word, previous = token.lower_, before.lower_
-    names = []
-    if word in SUBJECT_PRONOUNS:
-        names.append("w0:subject-pronoun")
+    names = ["w0:subject-pronoun"] if word in SUBJECT_PRONOUNS else []
     if word in ("it", "there", "this", "its"):
         names.append(f"w0={word}")
-    if word in SEQUENCE_ADVERBS:
-        names.append("w0:sequence")
-    if word in DETERMINERS:
-        names.append("w0:determiner")
-    if previous in JOINING_WORDS:
-        names.append("w-1:joining")
-    if previous in CLAUSE_VERBS:
-        names.append("w-1:clause-verb")
-    if previous in AUXILIARY_VERBS:
-        names.append("w-1:auxiliary")
-    if previous in WORK_NOUNS:
-        names.append("w-1:work-noun")
+    for name, words in (("w0:sequence", SEQUENCE_ADVERBS), ("w0:determiner", DETERMINERS)):
+        if word in words:
+            names.append(name)
+    for name, words in (("w-1:joining", JOINING_WORDS), ("w-1:clause-verb", CLAUSE_VERBS),
+                        ("w-1:auxiliary", AUXILIARY_VERBS), ("w-1:work-noun", WORK_NOUNS)):
+        if previous in words:
+            names.append(name)
     if before.tag_ in NOUN_TAGS and before.dep_ in ("dobj", "pobj", "attr"):
         names.append("w-1:object-noun")
     return names
