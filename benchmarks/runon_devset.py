@@ -2,10 +2,11 @@
 
 - `real`: tests/data/runon_dev.tsv, MSR-VTT train captions labelled by hand by
   sentence (benchmarks/sample_runon_devset.py drew them; ` | ` marks a boundary).
-  It holds five samples (column `sample`): the rule was developed on `first`
-  and `second`; `third`, `fourth` and `fifth` were labelled blind and scored
-  once with the rule settled, before they joined, and together they are the
-  honest estimate (`held-out`). `real` is all five.
+  It holds seven samples (column `sample`), labelled by tests/data/LABELLING.md's
+  conventions: the rule was developed on the first five; `sixth` and `seventh`
+  were labelled blind and scored once with the rule settled, before they
+  joined, and together they are the honest estimate (`held-out`). `real` is all
+  seven.
 - `synthetic`: two one-sentence captions of the same train video joined into
   one, where the boundary is known. Half of them have the second caption's
   subject turned into a pronoun ("a man is ..." -> "he is ..."), as real

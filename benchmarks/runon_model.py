@@ -10,10 +10,12 @@ scored. The rule is scored on exactly the same captions alongside, and the
 pooled figures of samples 3-5 are comparable to `held-out` of
 benchmarks/runon_devset.py.
 
-Which captions are scored: those the pre-filter sends to the parser (as in the
-pipeline) and, with `--parse-from N`, every caption of N words or more as well;
-the rule is run with the same pre-filter, so both see the same parses (N = 8,
-the pre-filter's `min_words`, parses every caption it could split). The script
+Which captions are scored: those the pre-filter sends to the parser on their
+words alone (`always_parse_words` 0, as when this was measured) and, with
+`--parse-from N`, every caption of N words or more as well (the pipeline's
+`always_parse_words`); the rule is run with the same pre-filter, so both see the
+same parses (N = 8, the pre-filter's `min_words`, parses every caption it could
+split). The script
 first prints how many labelled boundaries sit in captions the pre-filter never
 sends to the parser, and last a paired bootstrap of the model's gain in F1.
 
@@ -24,6 +26,7 @@ import argparse
 import csv
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -31,8 +34,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-import transforms.runon as runon  # noqa: E402
-from benchmarks.runon_devset import DEVSET, labelled, score, train_videos_captions  # noqa: E402
+from benchmarks.runon_devset import DEVSET, labelled, predict, score, train_videos_captions  # noqa: E402
 from benchmarks.runon_model_features import caption_gaps, decode, piece_features  # noqa: E402
 from pipelines.config import load_config  # noqa: E402
 from transforms.runon import load_spacy, rule_and_prefilter, sentence_finder  # noqa: E402
@@ -49,29 +51,27 @@ MAX_FALSE_SPLIT = 0.025
 
 
 def load_rows(path=DEVSET) -> list:
-    """(sample, caption, gold boundary word indices) of every labelled caption."""
+    """(sample, caption, gold boundary word indices) of every labelled caption of SAMPLES."""
     with open(path, encoding="utf-8") as handle:
-        return [(row["sample"], *labelled(row["sentences"])) for row in csv.DictReader(handle, delimiter="\t")]
+        return [(row["sample"], *labelled(row["sentences"])) for row in csv.DictReader(handle, delimiter="\t")
+                if row["sample"] in SAMPLES]
 
 
-def prefilter_or_long(parse_from: int):
-    """The pre-filter, widened to every caption of `parse_from` words or more (0: not widened)."""
-    def sends(text: str, prefilter) -> bool:
-        return is_candidate(text, prefilter) or (0 < parse_from <= len(text.split()))
-    return sends
+def words_only(config):
+    """`config` with the pre-filter on the captions' words alone (no `always_parse_words`)."""
+    return replace(config, always_parse_words=0)
 
 
-def gap_table(rows: list, nlp, config, parse_from: int = 0) -> tuple:
+def gap_table(rows: list, nlp, config) -> tuple:
     """Every scorable gap: (row number, word index, features, label), and the rule's boundaries per row.
 
-    The rule's boundaries are the pipeline's (pieces parsed again), with the pre-filter widened to every
-    caption of `parse_from` words or more (0: not widened); the model scores the same captions.
+    The rule's boundaries are the pipeline's (pieces parsed again) under `config`'s pre-filter; the model
+    scores the same captions.
     """
     rule, prefilter = rule_and_prefilter(config)
-    sends = prefilter_or_long(parse_from)
     texts = [text for _, text, _ in rows]
-    rule_boundaries = [boundaries_of(pieces) for pieces in rule_finder(nlp, config, sends)(texts)]
-    sent = [i for i, text in enumerate(texts) if sends(text, prefilter)]
+    rule_boundaries = predict(sentence_finder(nlp, config), texts)
+    sent = [i for i, text in enumerate(texts) if is_candidate(text, prefilter)]
     gaps = []
     for i, doc in zip(sent, nlp.pipe((texts[i] for i in sent), batch_size=64)):
         gold = set(rows[i][2])
@@ -90,14 +90,15 @@ def with_piece_features(gaps: list, rows: list, nlp) -> list:
             for (i, w, features, label), (left, right) in zip(gaps, halves)]
 
 
-def parse_cost(nlp, config, parse_from: int, input_dir) -> None:
-    """Print the share of the train captions the widened pre-filter sends to the parser, and the CPU their
-    parse takes against that of today's candidates (one run, one process)."""
-    _, prefilter = rule_and_prefilter(config)
+def parse_cost(nlp, config, input_dir) -> None:
+    """Print the share of the train captions `config`'s widened pre-filter sends to the parser, and the CPU
+    their parse takes against that of the candidates on words alone (one run, one process)."""
+    _, on_words = rule_and_prefilter(words_only(config))
+    _, widened = rule_and_prefilter(config)
     captions = [caption for captions in train_videos_captions(input_dir).values() for caption in captions]
-    today = [caption for caption in captions if is_candidate(caption, prefilter)]
+    today = [caption for caption in captions if is_candidate(caption, on_words)]
     more = [caption for caption in captions
-            if not is_candidate(caption, prefilter) and prefilter_or_long(parse_from)(caption, prefilter)]
+            if not is_candidate(caption, on_words) and is_candidate(caption, widened)]
     seconds = []
     for texts in (today, more):
         started = time.process_time()
@@ -105,40 +106,20 @@ def parse_cost(nlp, config, parse_from: int, input_dir) -> None:
             pass
         seconds.append(time.process_time() - started)
     print(f"  train captions sent to the parser: {len(today) / len(captions):.1%} today, "
-          f"{(len(today) + len(more)) / len(captions):.1%} with those of >= {parse_from} words; parsing the "
+          f"{(len(today) + len(more)) / len(captions):.1%} with those of >= {config.always_parse_words} words; "
+          f"parsing the "
           f"added ones costs {seconds[1] / seconds[0]:.2f}x the CPU of today's")
-
-
-def rule_finder(nlp, config, sends):
-    """transforms.runon.sentence_finder with `sends` in place of the pre-filter. The finder reads the
-    module's `is_candidate` at each call, so it is swapped for the call and restored after (a benchmark-only
-    hook: the pipeline has no setting that turns the pre-filter off)."""
-    def find(texts):
-        kept, runon.is_candidate = runon.is_candidate, sends
-        try:
-            return sentence_finder(nlp, config)(texts)
-        finally:
-            runon.is_candidate = kept
-    return find
 
 
 def prefilter_misses(rows: list, config) -> None:
     """Print, per sample, the labelled boundaries in captions the pre-filter never sends to the parser."""
-    _, prefilter = rule_and_prefilter(config)
+    _, prefilter = rule_and_prefilter(words_only(config))
     print("  labelled boundaries in captions the pre-filter turns away:")
     for name, samples in [(s, (s,)) for s in SAMPLES] + [("3-5", HELD_OUT), ("1-5", SAMPLES)]:
         chosen = [row for row in rows if row[0] in samples]
         missed = sum(len(gold) for _, text, gold in chosen if not is_candidate(text, prefilter))
         total = sum(len(gold) for *_, gold in chosen)
         print(f"    {name:4} {missed:3} of {total:3} ({missed / total:.0%})")
-
-
-def boundaries_of(pieces: list) -> list:
-    ends, position = [], 0
-    for piece in pieces[:-1]:
-        position += len(piece.split())
-        ends.append(position)
-    return ends
 
 
 def vectorise(gaps: list, columns: dict) -> np.ndarray:
@@ -276,13 +257,13 @@ def main():
                         "costs in parsing on the train captions of MSR-VTT (the folder of the two zips)")
     parser.add_argument("--l2", type=float, default=L2)
     args = parser.parse_args()
-    config = load_config("default").runon
+    config = replace(load_config("default").runon, always_parse_words=args.parse_from)
     rows = load_rows()
     nlp = load_spacy(config.spacy_model)
     prefilter_misses(rows, config)
     if args.cost and args.parse_from:
-        parse_cost(nlp, config, args.parse_from, args.cost)
-    gaps, rule_boundaries = gap_table(rows, nlp, config, args.parse_from)
+        parse_cost(nlp, config, args.cost)
+    gaps, rule_boundaries = gap_table(rows, nlp, config)
     if args.piece_features:
         gaps = with_piece_features(gaps, rows, nlp)
     min_gap = max(config.min_left_words, config.min_right_words)
@@ -293,7 +274,7 @@ def main():
     print_table(rows, leave_one_sample_out(rows, gaps, rule_boundaries, args.l2, min_gap))
     if args.parse_from:
         held = [i for i, row in enumerate(rows) if row[0] in HELD_OUT]
-        today = [boundaries_of(pieces) for pieces in rule_finder(nlp, config, is_candidate)([rows[i][1] for i in held])]
+        today = predict(sentence_finder(nlp, words_only(config)), [rows[i][1] for i in held])
         low, mean, high = paired_bootstrap([(rows[i][1], rows[i][2]) for i in held],
                                            [rule_boundaries[i] for i in held], today)
         print(f"  3-5 F1 of the rule with the widened pre-filter minus today's: {mean:+.3f} "

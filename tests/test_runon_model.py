@@ -2,9 +2,8 @@
 import numpy as np
 import pytest
 
-from benchmarks.runon_model import (
-    boundaries_of, choose_threshold, fit, leave_one_sample_out, paired_bootstrap, prefilter_or_long, train,
-)
+from benchmarks.runon_devset import boundaries_of
+from benchmarks.runon_model import choose_threshold, fit, leave_one_sample_out, paired_bootstrap, train
 from benchmarks.runon_model_features import (
     caption_gaps, decode, gap_features, piece_features, rule_verdicts, words_since_finite,
 )
@@ -100,14 +99,6 @@ def test_the_paired_bootstrap_tells_a_real_difference_from_none():
     low, mean, high = paired_bootstrap(labelled_rows, right, half, rounds=200)
     assert 0 < low <= mean <= high  # finding every boundary beats finding half of them in every resample
     assert paired_bootstrap(labelled_rows, half, half, rounds=50) == (0.0, 0.0, 0.0)
-
-
-def test_the_widened_prefilter_also_sends_every_long_caption():
-    prefilter = rule_and_prefilter(load_config("default").runon)[1]
-    one_clause = "a man is playing a guitar on a stage in a park with his friends"  # 15 words, no second clause
-    run_on = "a cat is afraid of an stuffed animal he is trying to figure it out"
-    assert not prefilter_or_long(0)(one_clause, prefilter) and prefilter_or_long(0)(run_on, prefilter)
-    assert prefilter_or_long(15)(one_clause, prefilter) and not prefilter_or_long(16)(one_clause, prefilter)
 
 
 def test_piece_features_tell_a_clause_opening_with_its_subject(nlp):

@@ -430,3 +430,8 @@ def test_a_caption_of_always_parse_words_is_parsed_whatever_its_words():
     assert is_candidate(caption, replace(PREFILTER, always_parse_words=20))
     assert not is_candidate(caption, replace(PREFILTER, always_parse_words=24))
     assert not is_candidate("a red car", replace(PREFILTER, always_parse_words=2))  # min_words still holds
+    one_clause = "a man is playing a guitar on a stage in a park with his friends"  # 15 words, no second clause
+    run_on = "a cat is afraid of an stuffed animal he is trying to figure it out"
+    assert not is_candidate(one_clause, PREFILTER) and is_candidate(run_on, PREFILTER)
+    assert is_candidate(one_clause, replace(PREFILTER, always_parse_words=15))
+    assert not is_candidate(one_clause, replace(PREFILTER, always_parse_words=16))

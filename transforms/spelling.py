@@ -428,6 +428,7 @@ class RankedCorrection:
         return splits
 
 
+VOWELS = "aeiou"
 # Words before a noun that make it a plural: "two mens are" means men.
 COUNTING_WORDS = frozenset("""
 two three four five six seven eight nine ten eleven twelve twenty hundred several many some few all both
@@ -451,7 +452,7 @@ def takes_plain_s(word: str) -> bool:
     ("beaches", not "beachs") nor after a consonant and y ("fries", not "frys")."""
     if word.endswith(("s", "x", "z", "ch", "sh")):
         return False
-    return not (word.endswith("y") and len(word) > 1 and word[-2] not in "aeiou")
+    return not (word.endswith("y") and len(word) > 1 and word[-2] not in VOWELS)
 
 
 def lacks_a_letter(typo: str, word: str) -> bool:
@@ -472,14 +473,11 @@ def is_slip(typo: str, word: str) -> bool:
         # At distance one, either two neighbours swapped or one letter replaced: a vowel for
         # another is the commonest misspelling of all ("seperated"), other letters are not slips.
         differences = [(a, b) for a, b in zip(typo, word) if a != b]
-        return len(differences) == 2 or all(letter in "aeiou" for letter in differences[0])
+        return len(differences) == 2 or all(letter in VOWELS for letter in differences[0])
     shorter, longer = sorted((typo, word), key=len)
     at = next((i for i, (a, b) in enumerate(zip(shorter, longer)) if a != b), len(shorter))
     # The extra letter repeats its neighbour: a doubled letter dropped or added.
     return longer[at] == longer[at - 1] if at > 0 else longer[0] == longer[1]
-
-
-VOWELS = "aeiou"
 
 
 def slip_variants(typo: str) -> set:
