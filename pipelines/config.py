@@ -77,6 +77,13 @@ class SpellingConfig:
     # edits neither of which is a slip) is made only when another caption of the same
     # clip writes the word; otherwise the token stays, flagged.
     clip_evidence: bool = False
+    # A token the rules above leave flagged is corrected to a word another caption of the
+    # same clip writes, when exactly one such word is a plausible misspelling of it
+    # (close_in_clip in transforms/spelling.py), and no other caption writes the token.
+    clip_candidates: bool = False
+    # "lookin", "showin": a dropped g is the -ing word the corpus writes (at least
+    # min_candidate_count times), not a split ("look in") nor a typo.
+    dropped_g: bool = False
     acronym_slip_max_count: int = 3  # a three-letter token known only in capitals ("amd"), this rare, may be a slip
     three_letter_candidate_min_count: int = 1000  # a three-letter token's candidates must be this common ("and")
     # After steps III and IV, recount the corpus statistics on the cleaned captions and run

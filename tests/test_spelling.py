@@ -336,3 +336,58 @@ def test_a_split_s_is_only_the_possessive_after_a_word():
                             {"s some": 20, "some s": 20})
     assert rule.decide("ssome").replacement is None
     assert rule.decide("somes").replacement == "some s"
+
+
+@pytest.mark.parametrize("typo, word, distance", [
+    ("sopa", "sofa", 1),
+    ("aminated", "animated", 2),
+    ("irections", "directions", 1),  # the first letter left out
+    ("aldy", "lady", 1),  # the first two letters swapped
+    ("comeon", "come", 0),  # the word is a piece of the token: a run-together
+    ("videosa", "video", 0),
+    ("millenials", "millennial", 0),  # a plural is no singular
+    ("sopa", "soup", 0),  # two edits for a token of five letters or fewer
+    ("aminated", "nominated", 0),  # another first letter
+    ("restraunt", "restaurant", 0),  # three edits
+])
+def test_close_in_clip(typo, word, distance):
+    from transforms.spelling import close_in_clip
+
+    assert close_in_clip(typo, word) == distance
+
+
+def test_a_flagged_token_is_corrected_to_the_one_close_word_the_clip_s_other_captions_write():
+    from collections import Counter
+
+    from transforms.spelling import OtherCaptions
+
+    rule = ranked_rule({"rocl": (1, 1), "rock": (3, 3)}, clip_candidates=True)  # rock: too rare a candidate
+    caption = "a band plays rocl"
+
+    def clip(*others):
+        return OtherCaptions(Counter(word for text in others + (caption,) for word in set(text.split())),
+                             frozenset(caption.split()))
+
+    assert rule.decide("rocl", "plays", "").rule == "flagged"
+    decision = rule.decide("rocl", "plays", "", clip=clip("a band plays rock"))
+    assert (decision.replacement, decision.rule) == ("rock", "clip")
+    # Two close words of the clip: no clear one. Another caption writes the token: annotators agree on it.
+    assert rule.decide("rocl", "plays", "", clip=clip("rock", "a roll")).replacement is None
+    assert rule.decide("rocl", "plays", "", clip=clip("rock", "they play rocl")).replacement is None
+    assert ranked_rule({"rocl": (1, 1)}).decide("rocl", "plays", "", clip=clip("rock")).replacement is None
+
+
+def test_a_dropped_g_is_the_ing_word_the_corpus_writes_not_a_split():
+    from pipelines.config import SpellingConfig
+    from transforms.spelling import RankedCorrection
+
+    stats = {"puppetin": (1, 1), "lookin": (1, 1), "looking": (40, 30), "look": (90, 50)}
+    phrases = {"look in": 30, "puppet in": 30}
+
+    def rule(**options):
+        config = SpellingConfig(suggestion="ranked", min_phrase_count=3, **options)
+        return RankedCorrection(FakeHunspell(LOWERCASE | {"in", "look", "looking"}), config, stats, phrases)
+
+    assert rule(dropped_g=True).decide("lookin").replacement == "looking"
+    assert rule(dropped_g=True).decide("puppetin").replacement == "puppet in"  # "puppeting": no word
+    assert rule().decide("lookin").replacement == "look in"

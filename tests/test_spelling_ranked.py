@@ -50,6 +50,17 @@ def test_default_reads_a_run_together_possessive_as_a_plural_only_in_a_plural_co
     assert default_step(caption)[0] == expected
 
 
+@pytest.mark.parametrize("caption, expected", [
+    ("a girl eats icecream", "a girl eats ice cream"),  # the reviewed split list (dictionaries/msrvtt/splits.txt)
+    ("spiderman swings on a web", "spider man swings on a web"),
+    ("a stovetop meal", "a stovetop meal"),  # a dictionary word, unlike the published list says
+    ("a man is lookin at a car", "a man is looking at a car"),  # a dropped g
+    ("a man sits ina car", "a man sits in a car"),
+])
+def test_default_splits_run_together_words_and_restores_a_dropped_g(default_step, caption, expected):
+    assert default_step(caption)[0] == expected
+
+
 def test_a_token_with_no_clear_correction_is_flagged_not_changed(default_step):
     text, corrections, flagged = default_step("a man plays the qwzxv game")
     assert text == "a man plays the qwzxv game" and corrections == []
@@ -57,13 +68,13 @@ def test_a_token_with_no_clear_correction_is_flagged_not_changed(default_step):
 
 
 def test_floors_on_the_labelled_dev_set(statistics):
-    """Figures on tests/data/spelling_dev.tsv (3,109 train-split tokens labelled by hand, twelve samples;
-    measured 0.885 / 0.946 / 0.663). A regression fails here."""
+    """Figures on tests/data/spelling_dev.tsv (3,849 train-split tokens labelled by hand, fifteen samples;
+    measured 0.900 / 0.947 / 0.723). A regression fails here."""
     rows = load_devset()
-    assert len(rows) >= 3100
+    assert len(rows) >= 3840
     default = score(rows, speller_for("default", *statistics))
     paper = score(rows, speller_for("paper", *statistics))
-    assert default["precision"] >= 0.94 and default["accuracy"] >= 0.88 and default["recall"] >= 0.65
+    assert default["precision"] >= 0.94 and default["accuracy"] >= 0.89 and default["recall"] >= 0.71
     assert default["precision"] > paper["precision"] + 0.3 and default["accuracy"] > paper["accuracy"]
 
 

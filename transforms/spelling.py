@@ -203,13 +203,34 @@ class RankedCorrection:
         self._decide_in_context_cached = lru_cache(maxsize=500_000)(self._decide_in_context)
 
     def decide(self, piece: str, previous: str = "", following: str = "", clip=frozenset()) -> Decision:
-        """`clip`: the words the other captions of the token's clip write (anything with `in`)."""
+        """`clip`: the words the other captions of the token's clip write (OtherCaptions, or anything with `in`)."""
         decision = self._decide_without_clip(piece, previous, following)
         if (self._config.clip_evidence and decision.rule in ("ranked", "context")
                 and not self._is_common_typo(piece, decision.replacement) and decision.replacement not in clip):
-            return Decision(None, "flagged", flag="an uncommon typo, and no other caption of the clip writes the word",
-                            candidate=decision.replacement)
+            decision = Decision(None, "flagged", flag="an uncommon typo, and no other caption of the clip writes the word",
+                                candidate=decision.replacement)
+        if self._config.clip_candidates and decision.rule == "flagged" and isinstance(clip, OtherCaptions):
+            return self._correct_from_clip(piece, clip) or decision
         return decision
+
+    def _correct_from_clip(self, piece: str, clip: "OtherCaptions") -> Optional[Decision]:
+        """The one word of the clip's other captions that `piece` plausibly misspells, if there is exactly one.
+
+        The corpus as a whole had no clear candidate, but the clip's annotators saw the same
+        video: "restraunt" in a clip whose other captions write "restaurant". When another
+        caption writes the token itself, annotators agree on it: it is a name or a word.
+        """
+        if piece in clip or not piece.isalpha():
+            return None
+        close = sorted((distance, word) for word in clip.words()
+                       if word.isalpha() and word not in self._mapped and self._accepts_in_any_case(word)
+                       for distance in [close_in_clip(piece, word)] if distance)
+        if not close or (len(close) > 1 and close[1][0] == close[0][0]):
+            return None
+        distance, word = close[0]
+        if any(nearer < distance for _, nearer, _ in self._close_words(piece, min_length=3)):
+            return None  # a corpus word is closer ("wating": "waiting", not the clip's "watching")
+        return Decision(word, "clip", round(1 - distance / max(len(piece), len(word)), 4))
 
     def _decide_without_clip(self, piece: str, previous: str, following: str) -> Decision:
         plural = self._plural_readings.get(piece)
@@ -274,6 +295,8 @@ class RankedCorrection:
         if not (piece.isalpha() and piece.isascii()):
             return Decision(None, "not_a_word")
         count, videos = self._stats.get(piece, (0, 0))
+        if self._config.dropped_g and self._drops_a_g(piece):
+            return Decision(piece + "g", "dropped_g", 1.0)
         split = self._attested_split(piece, count) or self._split_before_function_word(piece)
         if split is not None:
             return split
@@ -290,6 +313,12 @@ class RankedCorrection:
             short = self._three_letter_candidates(piece) if len(piece) == 3 else ()
             return self._keep_or_flag(videos, "no close word in the corpus", candidates=short)
         return self._rank(piece, count, videos, candidates)
+
+    def _drops_a_g(self, piece: str) -> bool:
+        """'lookin' for 'looking': the -ing word is known and the corpus writes it."""
+        word = piece + "g"
+        return (piece.endswith("in") and word not in self._mapped and self._accepts(word)
+                and self._stats.get(word, (0, 0))[0] >= self._config.min_candidate_count)
 
     def _case_or_slip(self, piece: str) -> Decision:
         """A lowercase token the dictionary knows capitalised or in capitals is right, except a rare
@@ -507,6 +536,28 @@ def is_common_typo(typo: str, word: str) -> bool:
     return distance == 2 and any(OSA.distance(variant, word) == 1 for variant in slip_variants(typo))
 
 
+def close_in_clip(typo: str, word: str) -> int:
+    """The edit distance from `typo` to `word` when `typo` is a plausible misspelling of that
+    word of its clip, else 0.
+
+    One edit for a token of five letters or fewer, two for a longer one. The first
+    letter stays, is left out ("irections") or swapped with the second ("aldy"). The
+    word is no piece of the token: "comeon" is not "come", nor "videosa" "video" (a
+    run-together or a longer word). A plural stays a plural ("millenials" is not
+    "millennial").
+    """
+    if typo == word or word in typo:
+        return 0
+    distance = int(OSA.distance(typo, word, score_cutoff=2))
+    if distance > (1 if len(typo) <= 5 else 2):
+        return 0
+    if not (typo[0] == word[0] or typo == word[1:] or typo[:2] == word[1::-1]):
+        return 0
+    if len(typo) >= 5 and typo.endswith("s") != word.endswith("s"):
+        return 0
+    return distance
+
+
 class OtherCaptions:
     """The words the other captions of a clip write: `word in OtherCaptions(...)`.
 
@@ -520,6 +571,10 @@ class OtherCaptions:
 
     def __contains__(self, word) -> bool:
         return self._captions_writing.get(word, 0) > (word in self._own_words)
+
+    def words(self):
+        """Every word another caption of the clip writes."""
+        return (word for word in self._captions_writing if word in self)
 
 
 def captions_writing(texts) -> Counter:
