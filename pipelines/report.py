@@ -376,8 +376,9 @@ def corrections_section(runs: list[Run]) -> str:
             "left as written but flagged for review (<code>flagged/</code>); then the most frequent "
             f"{TOP_CORRECTIONS} changes of each rule. <i>british</i>, <i>split</i> and <i>vocabulary</i> are word "
             "lists, <i>suggestion</i> is Hunspell's first suggestion (paper), <i>ranked</i> and <i>context</i> are "
-            "the default profile's corpus-ranked correction, and <i>plural_in_context</i> its reading of a run-together "
-            "possessive as a plural (README).</p>")
+            "the default profile's corpus-ranked correction, <i>plural_in_context</i> its reading of a run-together "
+            "possessive as a plural, <i>clip</i> a correction to the one close word the clip's other captions write, "
+            "and <i>dropped_g</i> an -ing word written without its g (README).</p>")
     return section("Spelling corrections", by_rule + text + recheck_note(runs) + per_run(runs, top_corrections))
 
 
