@@ -217,7 +217,7 @@ class RankedCorrection:
         """The one word of the clip's other captions that `piece` plausibly misspells, if there is exactly one.
 
         The corpus as a whole had no clear candidate, but the clip's annotators saw the same
-        video: "restraunt" in a clip whose other captions write "restaurant". When another
+        video: "aminated" in a clip whose other captions write "animated". When another
         caption writes the token itself, annotators agree on it: it is a name or a word.
         """
         if piece in clip or not piece.isalpha():
