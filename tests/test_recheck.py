@@ -14,7 +14,7 @@ class WordSwapper:
     def __init__(self, fixes: dict, flags: tuple = ()):
         self._fixes, self._flags = fixes, flags
 
-    def correct(self, text, clip=frozenset()):
+    def correct(self, text, clip=None):  # the clip: unused here
         words, rows, flagged = [], [], []
         for position, word in enumerate(text.split()):
             if word in self._fixes:

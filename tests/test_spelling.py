@@ -121,13 +121,20 @@ LOWERCASE = {"beach", "beaches", "volcano", "floors", "handles", "roll", "with",
 NAMES_AND_ACRONYMS = {"Obama", "AMD", "ECG", "Portuguese"}
 
 
-def ranked_rule(stats, phrases=None, plural_readings=None, **options):
+def ranked_rule(stats, phrases=None, plural_readings=None, more_words=frozenset(), **options):
     from pipelines.config import SpellingConfig
     from transforms.spelling import RankedCorrection
 
     config = SpellingConfig(suggestion="ranked", min_name_count=20, **options)
-    checker = FakeHunspell(LOWERCASE | NAMES_AND_ACRONYMS)
+    checker = FakeHunspell(LOWERCASE | NAMES_AND_ACRONYMS | more_words)
     return RankedCorrection(checker, config, stats, phrases or {}, plural_readings=plural_readings)
+
+
+def clip_of(caption, *others):
+    """What the other captions of `caption`'s clip write (OtherCaptions), the clip being `others` and it."""
+    from transforms.spelling import OtherCaptions, captions_writing
+
+    return OtherCaptions(captions_writing(others + (caption,)), frozenset(caption.split()))
 
 
 def test_is_slip_is_a_swap_a_doubled_letter_or_a_vowel_for_a_vowel():
@@ -321,9 +328,9 @@ def test_an_uncommon_typo_is_corrected_only_where_another_caption_of_the_clip_wr
     stats = {"shirf": (1, 1), "shirt": (500, 300)}
     assert ranked_rule(stats).decide("shirf", "a", "").replacement == "shirt"
     rule = ranked_rule(stats, clip_evidence=True)
-    flagged = rule.decide("shirf", "a", "", clip=frozenset({"man", "red"}))
+    flagged = rule.decide("shirf", "a", "", clip=clip_of("a shirf", "a man in red"))
     assert flagged.replacement is None and flagged.flag.startswith("an uncommon typo") and flagged.candidate == "shirt"
-    assert rule.decide("shirf", "a", "", clip=frozenset({"shirt"})).replacement == "shirt"
+    assert rule.decide("shirf", "a", "", clip=clip_of("a shirf", "a shirt")).replacement == "shirt"
     assert rule.decide("shrit", "a", "").replacement == "shirt"  # a common typo needs no evidence
 
 
@@ -357,36 +364,24 @@ def test_close_in_clip(typo, word, distance):
 
 
 def test_a_flagged_token_is_corrected_to_the_one_close_word_the_clip_s_other_captions_write():
-    from collections import Counter
-
-    from transforms.spelling import OtherCaptions
-
     rule = ranked_rule({"rocl": (1, 1), "rock": (3, 3)}, clip_candidates=True)  # rock: too rare a candidate
     caption = "a band plays rocl"
 
-    def clip(*others):
-        return OtherCaptions(Counter(word for text in others + (caption,) for word in set(text.split())),
-                             frozenset(caption.split()))
-
     assert rule.decide("rocl", "plays", "").rule == "flagged"
-    decision = rule.decide("rocl", "plays", "", clip=clip("a band plays rock"))
+    decision = rule.decide("rocl", "plays", "", clip=clip_of(caption, "a band plays rock"))
     assert (decision.replacement, decision.rule) == ("rock", "clip")
     # Two close words of the clip: no clear one. Another caption writes the token: annotators agree on it.
-    assert rule.decide("rocl", "plays", "", clip=clip("rock", "a roll")).replacement is None
-    assert rule.decide("rocl", "plays", "", clip=clip("rock", "they play rocl")).replacement is None
-    assert ranked_rule({"rocl": (1, 1)}).decide("rocl", "plays", "", clip=clip("rock")).replacement is None
+    assert rule.decide("rocl", "plays", "", clip=clip_of(caption, "rock", "a roll")).replacement is None
+    assert rule.decide("rocl", "plays", "", clip=clip_of(caption, "rock", "they play rocl")).replacement is None
+    assert ranked_rule({"rocl": (1, 1)}).decide("rocl", "plays", "", clip=clip_of(caption, "rock")).replacement is None
 
 
 def test_a_dropped_g_is_the_ing_word_the_corpus_writes_not_a_split():
-    from pipelines.config import SpellingConfig
-    from transforms.spelling import RankedCorrection
-
     stats = {"puppetin": (1, 1), "lookin": (1, 1), "looking": (40, 30), "look": (90, 50)}
     phrases = {"look in": 30, "puppet in": 30}
 
     def rule(**options):
-        config = SpellingConfig(suggestion="ranked", min_phrase_count=3, **options)
-        return RankedCorrection(FakeHunspell(LOWERCASE | {"in", "look", "looking"}), config, stats, phrases)
+        return ranked_rule(stats, phrases, more_words={"in", "look", "looking"}, min_phrase_count=3, **options)
 
     assert rule(dropped_g=True).decide("lookin").replacement == "looking"
     assert rule(dropped_g=True).decide("puppetin").replacement == "puppet in"  # "puppeting": no word

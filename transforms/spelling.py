@@ -149,6 +149,33 @@ def open_hunspell(dictionary_base: str, custom_words: tuple = (), vocabulary_fil
     return checker
 
 
+class OtherCaptions:
+    """The words the other captions of a clip write: `word in OtherCaptions(...)`.
+
+    Annotators of one clip describe the same things, so a candidate another of them
+    writes is likely what this one meant.
+    """
+
+    def __init__(self, captions_writing: Counter, own_words: frozenset):
+        self._captions_writing = captions_writing  # word -> how many of the clip's captions write it
+        self._own_words = own_words
+
+    def __contains__(self, word) -> bool:
+        return self._captions_writing.get(word, 0) > (word in self._own_words)
+
+    def words(self):
+        """Every word another caption of the clip writes."""
+        return (word for word in self._captions_writing if word in self)
+
+
+def captions_writing(texts) -> Counter:
+    """word -> how many of these captions write it."""
+    return Counter(word for text in texts for word in set(text.split()))
+
+
+NO_OTHER_CAPTIONS = OtherCaptions(Counter(), frozenset())  # a caption decided alone (the vocab table, a bare call)
+
+
 class FirstSuggestion:
     """The published rule: a rejected token takes Hunspell's first suggestion (or the first plain one).
 
@@ -161,7 +188,8 @@ class FirstSuggestion:
         self._rule = suggestion_rule
         self._decide_cached = lru_cache(maxsize=500_000)(self._decide)
 
-    def decide(self, piece: str, previous: str = "", following: str = "", clip=frozenset()) -> Decision:
+    def decide(self, piece: str, previous: str = "", following: str = "",
+               clip: OtherCaptions = NO_OTHER_CAPTIONS) -> Decision:
         return self._decide_cached(piece)  # the published rule ignores context and clip
 
     def _decide(self, piece: str) -> Decision:
@@ -202,18 +230,19 @@ class RankedCorrection:
         self._decide_cached = lru_cache(maxsize=500_000)(self._decide)
         self._decide_in_context_cached = lru_cache(maxsize=500_000)(self._decide_in_context)
 
-    def decide(self, piece: str, previous: str = "", following: str = "", clip=frozenset()) -> Decision:
-        """`clip`: the words the other captions of the token's clip write (OtherCaptions, or anything with `in`)."""
+    def decide(self, piece: str, previous: str = "", following: str = "",
+               clip: OtherCaptions = NO_OTHER_CAPTIONS) -> Decision:
+        """`clip`: the words the other captions of the token's clip write."""
         decision = self._decide_without_clip(piece, previous, following)
         if (self._config.clip_evidence and decision.rule in ("ranked", "context")
                 and not self._is_common_typo(piece, decision.replacement) and decision.replacement not in clip):
             decision = Decision(None, "flagged", flag="an uncommon typo, and no other caption of the clip writes the word",
                                 candidate=decision.replacement)
-        if self._config.clip_candidates and decision.rule == "flagged" and isinstance(clip, OtherCaptions):
+        if self._config.clip_candidates and decision.rule == "flagged":
             return self._correct_from_clip(piece, clip) or decision
         return decision
 
-    def _correct_from_clip(self, piece: str, clip: "OtherCaptions") -> Optional[Decision]:
+    def _correct_from_clip(self, piece: str, clip: OtherCaptions) -> Optional[Decision]:
         """The one word of the clip's other captions that `piece` plausibly misspells, if there is exactly one.
 
         The corpus as a whole had no clear candidate, but the clip's annotators saw the same
@@ -558,30 +587,6 @@ def close_in_clip(typo: str, word: str) -> int:
     return distance
 
 
-class OtherCaptions:
-    """The words the other captions of a clip write: `word in OtherCaptions(...)`.
-
-    Annotators of one clip describe the same things, so a candidate another of them
-    writes is likely what this one meant.
-    """
-
-    def __init__(self, captions_writing: Counter, own_words: frozenset):
-        self._captions_writing = captions_writing  # word -> how many of the clip's captions write it
-        self._own_words = own_words
-
-    def __contains__(self, word) -> bool:
-        return self._captions_writing.get(word, 0) > (word in self._own_words)
-
-    def words(self):
-        """Every word another caption of the clip writes."""
-        return (word for word in self._captions_writing if word in self)
-
-
-def captions_writing(texts) -> Counter:
-    """word -> how many of these captions write it."""
-    return Counter(word for text in texts for word in set(text.split()))
-
-
 @dataclass(frozen=True)
 class WordLists:
     """The profile's word lists: small, so read once where the pipeline is built and shipped with it."""
@@ -622,7 +627,7 @@ class Speller:
         self._mapped = mapped
         self._plain_word = lru_cache(maxsize=500_000)(self._is_plain_word)
 
-    def correct(self, text: str, clip=frozenset()) -> tuple:
+    def correct(self, text: str, clip: OtherCaptions = NO_OTHER_CAPTIONS) -> tuple:
         """(corrected caption, correction rows, flagged rows), rows without sen_id.
 
         `clip`: the words the other captions of the same clip write (OtherCaptions).
