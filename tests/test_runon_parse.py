@@ -268,11 +268,11 @@ def test_profiles_keep_truncate_for_paper_and_parse_for_default():
 
 
 # Floors a little under what benchmarks/runon_devset.py prints for the default settings. The rule was developed on
-# samples 1 to 5; `held-out` (samples 6 and 7) was labelled blind and scored once before it joined (README, step IV).
+# samples 1 to 7; `held-out` (samples 8 and 9) was labelled blind and scored once before it joined (README, step IV).
 FLOORS = {
     "first": {"precision": 0.88, "recall": 0.75, "false_split_rate": 0.015},
     "second": {"precision": 0.84, "recall": 0.67, "false_split_rate": 0.01},
-    "held-out": {"precision": 0.85, "recall": 0.54, "false_split_rate": 0.015},
+    "held-out": {"precision": 0.76, "recall": 0.53, "false_split_rate": 0.025},
     "synthetic": {"precision": 0.93, "recall": 0.35, "false_split_rate": 0.005},
 }
 
@@ -292,11 +292,11 @@ def test_floors_on_the_dev_sets(find, msrvtt_dir, name):
     assert figures["false_split_rate"] <= floors["false_split_rate"]
 
 
-def test_the_dev_set_holds_seven_disjoint_samples():
+def test_the_dev_set_holds_nine_disjoint_samples():
     from benchmarks.runon_devset import DEVSET
 
     rows = [line.split("\t") for line in DEVSET.read_text(encoding="utf-8").splitlines()[1:]]
-    samples = {sample: {row[0] for row in rows if row[2] == sample} for sample in "1234567"}
+    samples = {sample: {row[0] for row in rows if row[2] == sample} for sample in "123456789"}
     assert {row[2] for row in rows} == set(samples)
     assert all(len(ids) >= 150 for ids in samples.values())
     assert sum(map(len, samples.values())) == len({row[0] for row in rows})  # no caption in two samples
@@ -399,6 +399,26 @@ def test_rule_then_scene_splits_before_then_and_a_noun_phrase_doing_something(fi
     # Without a noun it is the same subject's next action.
     caption = "a man cutting an onion in half then slicing each half into pieces"
     assert find([caption]) == [[caption]]
+
+
+def test_rule_then_subject_splits_before_then_and_a_subject(find):
+    # With a verb the parse gave the first clause ...
+    assert find(["a street with traffic shown first then a setting of custom made cars are being displayed"]) == [
+        ["a street with traffic shown first", "then a setting of custom made cars are being displayed"]]
+    # ... and a scene without a verb, after a fragment that opens with "then" itself.
+    assert find(["men with guns stand over a person then a man in a lab coat in a room then a bald man outside"]) == [
+        ["men with guns stand over a person", "then a man in a lab coat in a room", "then a bald man outside"]]
+    # Before a verb, "then" joins two predicates of one subject.
+    caption = "a woman talks on the phone for a while then texts a friend about the party"
+    assert find([caption]) == [[caption]]
+    # "and then" joins.
+    caption = "a man is holding a piece of wood and then a man beside him talks as well"
+    assert find([caption]) == [[caption]]
+
+
+def test_prefilter_lets_through_then_before_a_subject():
+    assert is_candidate("a street with traffic shown first then a setting of custom cars", Prefilter(frozenset()))
+    assert not is_candidate("a man picks up a ball and then a bat from the grass", Prefilter(frozenset()))
 
 
 def test_rule_scene_after_clause_splits_before_a_noun_phrase_doing_something(find):

@@ -20,8 +20,9 @@ phrase ("a tree with green leaves in a forest | it has grown very tall"), not
 a fronted preposition ("in the beginning it shows ..."). An adverb or phrase of
 sequence before the subject ("then", "at that time") starts the new sentence, and so
 does a subordinate clause that fronts the next clause ("... events | if we want we can
-subscribe"). A few scenes without a finite verb are sentences too: "then" or "another"
-and a noun phrase doing something after a clause ("... | then woman spinning in a dress").
+subscribe"). A few scenes without a finite verb are sentences too: "then" and a subject
+("... | then a man in a lab coat in a room"), and "another" and a noun phrase doing
+something after a clause ("... | another person floating in the water").
 
 Boundaries fall only between whitespace words, so the pieces joined by one
 space always give back the caption: a split never loses, reorders or changes a
@@ -190,7 +191,7 @@ def has_clause_cue(words: list, prefilter: Prefilter) -> bool:
         if words[i] == "its" and words[i - 1] not in NOT_AFTER and is_its_for_it_is(words[i + 1:i + 2]):
             return True
         if words[i] == "then" and words[i - 1] not in NOT_AFTER and words[i - 1] not in AUXILIARY_VERBS \
-                and has_scene_after_then(words, i):
+                and (has_scene_after_then(words, i) or words[i + 1:i + 2] and words[i + 1] in OPENERS_AFTER_THEN):
             return True
     return False
 
@@ -491,6 +492,9 @@ def unparsed_clause_starts(token, subjects: list, rule: BoundaryRule):
     for scene in (scene_after_then(token), scene_after_clause(token, rule.finite_verbs)):
         if scene is not None:
             yield scene, token.i
+    subject = subject_after_then(token)
+    if subject is not None:
+        yield subject, token.i
 
 
 # Words that open a noun phrase doing something after a clause, as a scene of its own (not "the", which
@@ -544,6 +548,23 @@ def scene_after_then(token):
     if i < len(doc) and doc[i].tag_ in ("DT", "CD"):
         i += 1
     return noun_phrase_doing(doc, i)
+
+
+# Words that open a subject right after "then": a determiner, a number or a subject pronoun.
+OPENERS_AFTER_THEN = SUBJECT_OPENERS | SUBJECT_PRONOUNS | frozenset({"you", "it", "this", "several", "both"})
+
+
+def subject_after_then(token):
+    """Rule `then-subject`: "then" right before a subject ("... shown first | then a setting of custom made
+    cars are being displayed", "... at first | then you see cars") opens the next sentence, with or without
+    a verb the parse found; before a verb it joins two predicates ("picks it up then throws it"). The
+    subject's word (the noun its determiner belongs to), or None."""
+    if token.lower_ != "then" or token.i + 1 >= len(token.doc):
+        return None
+    opener = token.doc[token.i + 1]
+    if opener.lower_ not in OPENERS_AFTER_THEN:
+        return None
+    return opener.head if opener.tag_ in ("DT", "CD", "PRP$") and opener.head.tag_ in NOUN_TAGS else opener
 
 
 def phrase_before_auxiliary(verb):
@@ -877,7 +898,8 @@ def is_not_a_sentence_start(left, subject, before, opener) -> bool:
     """Is the piece before the clause a fronted phrase, or the clause's subject part of a compound?"""
     pronoun = subject.lower_ in PRONOUN_SUBJECTS or subject.lower_ == "its"
     if not has_finite_clause(left):
-        if left[0].tag_ not in PHRASE_OPENING_TAGS and scene_after_then(left[0]) is None:
+        if left[0].tag_ not in PHRASE_OPENING_TAGS and scene_after_then(left[0]) is None \
+                and subject_after_then(left[0]) is None:
             # a fronted phrase: "in the beginning it shows", "by opening the box it fell" (a scene after
             # "then" is a sentence: "then woman spinning in a dress | then a plane crashing", rule `then-scene`)
             return True
