@@ -248,6 +248,19 @@ def test_a_known_word_run_into_a_function_word_is_split():
     assert ranked_rule({"floorswith": (1, 1)}).decide("floorswith").replacement is None  # off by default
 
 
+def test_the_default_profile_splits_a_word_run_into_then_there_when_or_also():
+    from pipelines.config import load_config
+
+    words = load_config("default").spelling.split_before_words
+    tokens = {"reporterthere": "reporter there", "colorthen": "color then", "sharkwhen": "shark when",
+              "videoalso": "video also", "runwaythe": "runway the", "clipwhile": "clip while"}
+    known = frozenset("reporter color shark video runway clip disc discovery".split())
+    rule = ranked_rule({token: (1, 1) for token in tokens}, split_before_words=words, more_words=known)
+    assert {token: rule.decide(token).replacement for token in tokens} == tokens
+    assert ranked_rule({"discvery": (1, 1), "discovery": (50, 40)}, split_before_words=words,
+                       more_words=known).decide("discvery").replacement == "discovery"  # "very" is not one
+
+
 
 def test_reads_plural_after_a_counting_word_or_before_what_a_possessive_cannot_take():
     from transforms.spelling import reads_plural
