@@ -68,13 +68,13 @@ def test_a_token_with_no_clear_correction_is_flagged_not_changed(default_step):
 
 
 def test_floors_on_the_labelled_dev_set(statistics):
-    """Figures on tests/data/spelling_dev.tsv (3,849 train-split tokens labelled by hand, fifteen samples;
-    measured 0.900 / 0.947 / 0.723). A regression fails here."""
+    """Figures on tests/data/spelling_dev.tsv (4,592 train-split tokens labelled by hand, eighteen samples;
+    measured 0.900 / 0.944 / 0.722). A regression fails here."""
     rows = load_devset()
-    assert len(rows) >= 3840
+    assert len(rows) >= 4590
     default = score(rows, speller_for("default", *statistics))
     paper = score(rows, speller_for("paper", *statistics))
-    assert default["precision"] >= 0.94 and default["accuracy"] >= 0.89 and default["recall"] >= 0.71
+    assert default["precision"] >= 0.935 and default["accuracy"] >= 0.89 and default["recall"] >= 0.71
     assert default["precision"] > paper["precision"] + 0.3 and default["accuracy"] > paper["accuracy"]
 
 
