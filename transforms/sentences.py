@@ -191,7 +191,7 @@ def has_clause_cue(words: list, prefilter: Prefilter) -> bool:
         if words[i] == "its" and words[i - 1] not in NOT_AFTER and is_its_for_it_is(words[i + 1:i + 2]):
             return True
         if words[i] == "then" and words[i - 1] not in NOT_AFTER and words[i - 1] not in AUXILIARY_VERBS \
-                and (has_scene_after_then(words, i) or words[i + 1:i + 2] and words[i + 1] in OPENERS_AFTER_THEN):
+                and (has_scene_after_then(words, i) or has_subject_after_then(words, i)):
             return True
     return False
 
@@ -232,6 +232,14 @@ def is_bare_verb_after_pronoun(words: list, i: int) -> bool:
 
 # Words that open a noun phrase which can be a new clause's subject ("... on a vine a narrator talks").
 SUBJECT_OPENERS = frozenset({"a", "an", "the", "another", "one", "two", "three", "four", "some", "many", "other"})
+
+# Words that open a subject right after "then": a determiner, a number or a subject pronoun.
+OPENERS_AFTER_THEN = SUBJECT_OPENERS | SUBJECT_PRONOUNS | frozenset({"you", "it", "this", "several", "both"})
+
+
+def has_subject_after_then(words: list, i: int) -> bool:
+    """Pre-filter side of rule `then-subject`: "then" before a determiner, number or subject pronoun."""
+    return i + 1 < len(words) and words[i + 1] in OPENERS_AFTER_THEN
 
 
 def has_determiner_clause(words: list, prefilter: Prefilter) -> bool:
@@ -550,15 +558,11 @@ def scene_after_then(token):
     return noun_phrase_doing(doc, i)
 
 
-# Words that open a subject right after "then": a determiner, a number or a subject pronoun.
-OPENERS_AFTER_THEN = SUBJECT_OPENERS | SUBJECT_PRONOUNS | frozenset({"you", "it", "this", "several", "both"})
-
-
 def subject_after_then(token):
     """Rule `then-subject`: "then" right before a subject ("... shown first | then a setting of custom made
-    cars are being displayed", "... at first | then you see cars") opens the next sentence, with or without
-    a verb the parse found; before a verb it joins two predicates ("picks it up then throws it"). The
-    subject's word (the noun its determiner belongs to), or None."""
+    cars are being displayed", "a man is talking to a woman | then a bird bites him") opens the next
+    sentence, with or without a verb the parse found; before a verb it joins two predicates ("picks it up
+    then throws it"). The subject's word (the noun its determiner belongs to), or None."""
     if token.lower_ != "then" or token.i + 1 >= len(token.doc):
         return None
     opener = token.doc[token.i + 1]
@@ -901,7 +905,8 @@ def is_not_a_sentence_start(left, subject, before, opener) -> bool:
         if left[0].tag_ not in PHRASE_OPENING_TAGS and scene_after_then(left[0]) is None \
                 and subject_after_then(left[0]) is None:
             # a fronted phrase: "in the beginning it shows", "by opening the box it fell" (a scene after
-            # "then" is a sentence: "then woman spinning in a dress | then a plane crashing", rule `then-scene`)
+            # "then" is a sentence: "then woman spinning in a dress | then a plane crashing", rules
+            # `then-scene` and `then-subject`)
             return True
         if not pronoun and opener.lower_ not in SEQUENCE_ADVERBS and not is_scene_fragment(left, opener):
             return True  # "on a straight road a man rides"
