@@ -107,8 +107,7 @@ def parse_cost(nlp, config, input_dir) -> None:
         seconds.append(time.process_time() - started)
     print(f"  train captions sent to the parser: {len(today) / len(captions):.1%} today, "
           f"{(len(today) + len(more)) / len(captions):.1%} with those of >= {config.always_parse_words} words; "
-          f"parsing the "
-          f"added ones costs {seconds[1] / seconds[0]:.2f}x the CPU of today's")
+          f"parsing the added ones costs {seconds[1] / seconds[0]:.2f}x the CPU of today's")
 
 
 def prefilter_misses(rows: list, config) -> None:

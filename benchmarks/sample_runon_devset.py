@@ -17,9 +17,9 @@ The TSV it writes has the caption in the `sentences` column, to be labelled by
 hand: a ` | ` between two words marks a sentence boundary (see
 tests/data/runon_dev.tsv). Captions with fewer than three words are skipped.
 
-tests/data/runon_dev.tsv holds seven samples (column `sample`; seeds and sizes in
+tests/data/runon_dev.tsv holds nine samples (column `sample`; seeds and sizes in
 the README, step IV), each drawn without the sen_ids of the samples before it.
-Samples 6 and 7 were labelled blind and scored once before they joined: the
+Samples 8 and 9 were labelled blind and scored once before they joined: the
 held-out estimate. A new sample leaves out the labelled ones (`--exclude`, as
 often as there are files to leave out) and is written outside the repository
 until it has been scored.

@@ -12,10 +12,10 @@ first 420 (the rule was tuned on them), then samples of 200 or 250 drawn later
 the rule was scored on it. The errors of the second to fifteenth led to more
 rules, so they count as `tuned`. The sixteenth to eighteenth, labelled by the
 conventions of tests/data/LABELLING.md, were scored once, with the rules
-settled, before they joined: they are the honest estimate (`held-out`). The figures are printed for
-each sample, for `tuned`, `held-out` and all rows. `--show-errors` lists the
-default profile's wrong decisions, on the samples `--errors-in` names;
-`--devset` scores another file.
+settled, before they joined: they are the honest estimate (`held-out`). The
+figures are printed for each sample, for `tuned`, `held-out` and all rows.
+`--show-errors` lists the default profile's wrong decisions, on the samples
+`--errors-in` names; `--devset` scores another file.
 """
 import csv
 import sys
@@ -78,7 +78,7 @@ def speller_for(profile: str, stats, phrases, clips):
     speller = Speller(config, WordLists.read(config), stats, phrases)
 
     def corrected(row):
-        clip = OtherCaptions(clips[int(row["sen_id"])], frozenset(row["caption"].split()))
+        clip = OtherCaptions(clips[int(row["sen_id"])], row["caption"])
         _, corrections, _ = speller.correct(row["caption"], clip)
         pieces = [row["token"]]
         for correction in (c for c in corrections if c["position"] == int(row["position"])):

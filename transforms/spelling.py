@@ -156,9 +156,9 @@ class OtherCaptions:
     writes is likely what this one meant.
     """
 
-    def __init__(self, captions_writing: Counter, own_words: frozenset):
+    def __init__(self, captions_writing: Counter, caption: str):
         self._captions_writing = captions_writing  # word -> how many of the clip's captions write it
-        self._own_words = own_words
+        self._own_words = frozenset(caption.split())  # the words of the caption being corrected
 
     def __contains__(self, word) -> bool:
         return self._captions_writing.get(word, 0) > (word in self._own_words)
@@ -173,7 +173,7 @@ def captions_writing(texts) -> Counter:
     return Counter(word for text in texts for word in set(text.split()))
 
 
-NO_OTHER_CAPTIONS = OtherCaptions(Counter(), frozenset())  # a caption decided alone (the vocab table, a bare call)
+NO_OTHER_CAPTIONS = OtherCaptions(Counter(), "")  # a caption decided alone (the vocab table, a bare call)
 
 
 class FirstSuggestion:
@@ -235,7 +235,7 @@ class RankedCorrection:
         """`clip`: the words the other captions of the token's clip write."""
         decision = self._decide_without_clip(piece, previous, following)
         if (self._config.clip_evidence and decision.rule in ("ranked", "context")
-                and not self._is_common_typo(piece, decision.replacement) and decision.replacement not in clip):
+                and not is_common_typo(piece, decision.replacement) and decision.replacement not in clip):
             decision = Decision(None, "flagged", flag="an uncommon typo, and no other caption of the clip writes the word",
                                 candidate=decision.replacement)
         if self._config.clip_candidates and decision.rule == "flagged":
@@ -278,10 +278,6 @@ class RankedCorrection:
             return Decision(None, "flagged", flag="short token: its context does not choose a candidate",
                             candidate=decision.replacement)
         return decision
-
-    @lru_cache(maxsize=100_000)
-    def _is_common_typo(self, typo: str, word: str) -> bool:
-        return is_common_typo(typo, word)
 
     def _support(self, word: str, previous: str, following: str) -> int:
         """How often the corpus writes `word` after `previous` or before `following`."""
@@ -552,6 +548,7 @@ def slip_variants(typo: str) -> set:
     return variants
 
 
+@lru_cache(maxsize=100_000)  # asked again for every caption that writes the same typo
 def is_common_typo(typo: str, word: str) -> bool:
     """Whether `typo` misspells `word` in a way annotators often do: one slip (is_slip), one
     letter left out or added, or a slip and one more edit ("beutifull", "proffesional").
@@ -653,7 +650,7 @@ def correct_video(batch, speller, edit_rule_prefix: str = ""):
     in_clip = captions_writing(caption.text for caption in batch.captions)
 
     def correct(caption):
-        clip = OtherCaptions(in_clip, frozenset(caption.text.split()))
+        clip = OtherCaptions(in_clip, caption.text)
         new_text, rows, flags = speller.correct(caption.text, clip)
         corrections.extend({"sen_id": caption.sen_id, **row} for row in rows)
         flagged.extend({"sen_id": caption.sen_id, **row} for row in flags)
