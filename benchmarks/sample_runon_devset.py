@@ -17,26 +17,28 @@ The TSV it writes has the caption in the `sentences` column, to be labelled by
 hand: a ` | ` between two words marks a sentence boundary (see
 tests/data/runon_dev.tsv). Captions with fewer than three words are skipped.
 
-tests/data/runon_dev.tsv holds nine samples (column `sample`; seeds and sizes in
-the README, step IV), each drawn without the sen_ids of the samples before it.
-Samples 8 and 9 were labelled blind and scored once before they joined: the
+tests/data/runon_dev.tsv holds eleven samples (column `sample`; seeds and sizes
+in the README, step IV), each drawn without the sen_ids of the samples before it.
+Samples 10 and 11 were labelled blind and scored once before they joined: the
 held-out estimate. A new sample leaves out the labelled ones (`--exclude`, as
 often as there are files to leave out) and is written outside the repository
 until it has been scored.
 
 Usage:
     .venv/bin/python benchmarks/sample_runon_devset.py --seed 7777 --long 100 --pronoun 80 --gap 80 \
-        --exclude tests/data/runon_dev.tsv --sample 6 --out /tmp/runon_sixth.tsv
+        --exclude tests/data/runon_dev.tsv --sample 12 --out /tmp/runon_twelfth.tsv
 """
 import argparse
 import json
 import random
 import re
 import zipfile
+from pathlib import Path
 
 from transforms.normalize import normalize_caption
 
-ANNOTATIONS = "/work/shared/data/msrvtt/train_val_annotation.zip"
+MSRVTT = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "msrvtt"
+ANNOTATIONS = "train_val_annotation.zip"
 MEMBER = "train_val_videodatainfo.json"
 SEED = 2022
 LONG_WORDS = 16
@@ -47,9 +49,9 @@ PRONOUNS = {"he", "she", "they", "it", "i", "we", "you", "there"}
 COLUMNS = ("sen_id", "stratum", "sample", "sentences", "note")
 
 
-def train_captions(path: str = ANNOTATIONS) -> list:
+def train_captions(input_dir=MSRVTT) -> list:
     """(sen_id, normalised caption, raw caption) of every train caption, by sen_id."""
-    with zipfile.ZipFile(path) as archive:
+    with zipfile.ZipFile(Path(input_dir) / ANNOTATIONS) as archive:
         data = json.loads(archive.read(MEMBER))
     train_videos = {video["video_id"] for video in data["videos"] if video["split"] == "train"}
     captions = []
@@ -84,14 +86,16 @@ def draw(captions: list, seed: int = SEED, sizes: tuple = (LONG_SAMPLE, PRONOUN_
 
 
 def sen_ids_in(path: str) -> frozenset:
-    """The sen_ids of a dev-set TSV already labelled, so a new sample leaves them out."""
+    """The sen_ids of a sample TSV, labelled or not (the first column), so a new sample leaves them out."""
     with open(path, encoding="utf-8") as handle:
         return frozenset(int(line.split("\t")[0]) for line in list(handle)[1:] if line.strip())
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", default="tests/data/runon_dev.tsv")
+    parser.add_argument("--input", default=str(MSRVTT), help="the folder of the raw MSR-VTT annotation zips")
+    parser.add_argument("--out", required=True, help="where to write the unlabelled sample (outside the repository "
+                                                    "until it is scored; never the dev set itself)")
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--long", type=int, default=LONG_SAMPLE, help="captions of at least LONG_WORDS words")
     parser.add_argument("--pronoun", type=int, default=PRONOUN_SAMPLE, help="shorter captions with a pronoun inside")
@@ -101,7 +105,7 @@ def main():
     parser.add_argument("--sample", default="1", help="the value of the `sample` column")
     args = parser.parse_args()
     excluded = frozenset().union(*map(sen_ids_in, args.exclude))
-    rows = draw(train_captions(), args.seed, (args.long, args.pronoun, args.gap), excluded)
+    rows = draw(train_captions(args.input), args.seed, (args.long, args.pronoun, args.gap), excluded)
     with open(args.out, "w", encoding="utf-8") as handle:
         handle.write("\t".join(COLUMNS) + "\n")
         for sen_id, stratum, text in rows:

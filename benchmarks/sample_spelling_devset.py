@@ -7,31 +7,29 @@ occurrences (seed 2022), with at most 3 occurrences of the same token, sorted
 by sen_id. The TSV it writes has empty label/intended/note columns, to be
 filled in by hand (see tests/data/spelling_dev.tsv).
 
-tests/data/spelling_dev.tsv holds three samples: 420 rows drawn with the
-defaults, then 200 more (`--seed 777 --size 200 --exclude-labelled`, note
-"second sample (seed 777)") and 250 more (`--seed 2026 --size 250
---exclude-labelled`, note "third sample (seed 2026)"). Each later sample is
-drawn from sentences no earlier sample used, and was labelled before the rule
-was scored on it, so the second and third together are the held-out estimate
-(benchmarks/spelling_devset.py prints each sample's figures).
-`--exclude-labelled` skips every sentence the file labels when it runs, so a
-later sample is drawn again only from the file as it was before that sample.
+tests/data/spelling_dev.tsv holds the samples drawn so far (their seeds and
+sizes are in benchmarks/spelling_devset.py). A new sample leaves out every
+sentence the dev set labels (`--exclude-labelled`) and every sentence of the
+sample files given with `--exclude`, labelled or not, so that samples drawn in
+one round for different labellers share no caption. It is written outside the
+repository, labelled blind, scored once, and only then merged into the dev set.
 
 Usage (as a module, so that `--exclude-labelled` can import benchmarks.spelling_devset):
-    .venv/bin/python -m benchmarks.sample_spelling_devset [--seed N] [--size N] [--exclude-labelled] [--out PATH]
+    .venv/bin/python -m benchmarks.sample_spelling_devset --seed 19191 --size 250 --exclude-labelled \
+        [--exclude /tmp/spelling_other_sample.tsv] --out /tmp/spelling_new_sample.tsv
 """
 import argparse
 import collections
 import json
 import random
 import zipfile
+from pathlib import Path
 
 import hunspell
 
+from benchmarks.sample_runon_devset import ANNOTATIONS, MEMBER, MSRVTT, sen_ids_in
 from transforms.normalize import normalize_caption
 
-ANNOTATIONS = "/work/shared/data/msrvtt/train_val_annotation.zip"
-MEMBER = "train_val_videodatainfo.json"
 DIC = "/usr/share/hunspell/en_US.dic"
 AFF = "/usr/share/hunspell/en_US.aff"
 SEED = 2022
@@ -40,8 +38,8 @@ MAX_PER_TOKEN = 3
 COLUMNS = ("sen_id", "position", "token", "caption", "label", "intended", "note")
 
 
-def train_sentences(path: str = ANNOTATIONS) -> list:
-    with zipfile.ZipFile(path) as archive:
+def train_sentences(input_dir=MSRVTT) -> list:
+    with zipfile.ZipFile(Path(input_dir) / ANNOTATIONS) as archive:
         data = json.loads(archive.read(MEMBER))
     train_videos = {video["video_id"] for video in data["videos"] if video["split"] == "train"}
     return [sentence for sentence in data["sentences"] if sentence["video_id"] in train_videos]
@@ -81,20 +79,24 @@ def sample(candidates: list, size: int = SAMPLE_SIZE, seed: int = SEED, max_per_
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", default="/tmp/spelling_dev_unlabelled.tsv",
-                        help="where to write the unlabelled sample (label it into tests/data/spelling_dev.tsv)")
+    parser.add_argument("--input", default=str(MSRVTT), help="the folder of the raw MSR-VTT annotation zips")
+    parser.add_argument("--out", required=True,
+                        help="where to write the unlabelled sample (outside the repository until it is scored)")
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--size", type=int, default=SAMPLE_SIZE)
     parser.add_argument("--exclude-labelled", action="store_true",
                         help="skip the sentences tests/data/spelling_dev.tsv already labels")
+    parser.add_argument("--exclude", action="append", default=[],
+                        help="a sample TSV whose sentences this sample leaves out (repeatable)")
     args = parser.parse_args()
 
-    sentences = train_sentences()
+    sentences = train_sentences(args.input)
     candidates = candidate_occurrences(sentences)
+    excluded = frozenset().union(*map(sen_ids_in, args.exclude))
     if args.exclude_labelled:
         from benchmarks.spelling_devset import load_devset
-        labelled = {int(row["sen_id"]) for row in load_devset()}
-        candidates = [occurrence for occurrence in candidates if occurrence[0] not in labelled]
+        excluded |= {int(row["sen_id"]) for row in load_devset()}
+    candidates = [occurrence for occurrence in candidates if occurrence[0] not in excluded]
     distinct = len({occurrence[2] for occurrence in candidates})
     print(f"train sentences: {len(sentences)}")
     print(f"candidate occurrences: {len(candidates)}")

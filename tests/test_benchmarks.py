@@ -64,3 +64,71 @@ def test_the_notebook_duplicates_keep_what_capclean_keeps():
     kept = [caption.text for caption in remove_near_duplicates(batch, 0, 0.85).captions]
     assert notebook_duplicates(texts, 0, 0.85) == kept
     assert len(group_near_duplicates(texts, 0, 0.85)) == len(kept) < len(texts)
+
+
+def test_a_new_run_on_sample_leaves_out_the_captions_of_earlier_samples(tmp_path):
+    from benchmarks.sample_runon_devset import draw, sen_ids_in
+
+    earlier = tmp_path / "earlier.tsv"
+    earlier.write_text("sen_id\tstratum\tsample\tsentences\tnote\n1\tlong\t10\ta b\t\n3\tgap\t10\tc d\t\n")
+    long_caption = " ".join(["word"] * 16) + " he runs"
+    captions = [(sen_id, long_caption, long_caption) for sen_id in range(6)]
+    rows = draw(captions, seed=0, sizes=(4, 0, 0), excluded=sen_ids_in(str(earlier)))
+    assert sen_ids_in(str(earlier)) == {1, 3}
+    assert sorted(row[0] for row in rows) == [0, 2, 4, 5]
+
+
+def test_the_samplers_never_write_to_a_default_path():
+    """Without --out the run-on sampler once overwrote tests/data/runon_dev.tsv."""
+    import subprocess
+    import sys
+
+    for module in ("benchmarks.sample_runon_devset", "benchmarks.sample_spelling_devset"):
+        finished = subprocess.run([sys.executable, "-m", module, "--seed", "1"], capture_output=True, text=True)
+        assert finished.returncode == 2 and "--out" in finished.stderr
+
+
+def test_run_on_labeller_agreement_scores_the_second_labels_against_the_first(tmp_path):
+    from benchmarks.runon_devset import labeller_agreement
+
+    header = "sen_id\tstratum\tsample\tsentences\tnote\n"
+    first = tmp_path / "first.tsv"
+    first.write_text(header + "1\tlong\t8\ta man runs | he falls\t\n2\tgap\t8\ta dog barks | a cat runs\t\n"
+                              "3\tlong\t8\ta girl sings a song\t\n4\tlong\t8\ta boy swims\t\n")
+    second = tmp_path / "second.tsv"  # misses one boundary and splits a one-sentence caption; caption 4 unlabelled
+    second.write_text(header + "2\tgap\t8\ta dog barks a cat runs\t\n1\tlong\t8\ta man runs | he falls\t\n"
+                               "3\tlong\t8\ta girl | sings a song\t\n")
+    figures = labeller_agreement(second, first)
+    assert figures["captions"] == 3 and figures["boundaries"] == 2
+    assert figures["precision"] == 0.5 and figures["recall"] == 0.5 and figures["false_split_rate"] == 1.0
+
+
+def test_spelling_labeller_agreement_compares_actions_on_the_same_tokens(tmp_path):
+    from benchmarks.spelling_devset import labeller_agreement
+
+    header = "sen_id\tposition\ttoken\tcaption\tlabel\tintended\tnote\n"
+    first = tmp_path / "first.tsv"
+    first.write_text(header + "1\t1\tvedio\ta vedio\tfix\tvideo\t\n2\t0\tlego\tlego men\tkeep\t\t\n"
+                              "3\t1\tgrey\ta grey cat\tfix\tgray\t\n4\t0\tpoeple\tpoeple run\tfix\tpeople\t\n")
+    second = tmp_path / "second.tsv"  # agrees on vedio, changes lego, misses grey; row 4 unlabelled
+    second.write_text(header + "1\t1\tvedio\ta vedio\tfix\tvideo\t\n2\t0\tlego\tlego men\tfix\tleg\t\n"
+                               "3\t1\tgrey\ta grey cat\tkeep\t\t\n")
+    figures = labeller_agreement(second, first)
+    assert figures["tokens"] == 3 and figures["changes"] == 2
+    assert figures["accuracy"] == 1 / 3 and figures["precision"] == 0.5 and figures["recall"] == 0.5
+
+
+def test_the_second_labellers_labelled_the_dev_sets_own_captions():
+    from benchmarks import runon_devset, spelling_devset
+
+    first = {row["sen_id"]: row for row in runon_devset.read_rows(runon_devset.DEVSET)}
+    second = runon_devset.read_rows(runon_devset.SECOND_LABELLER)
+    assert len(second) >= 500 and {row["sample"] for row in second} == {"8", "9"}
+    for row in second:
+        assert runon_devset.labelled(row["sentences"])[0] == runon_devset.labelled(first[row["sen_id"]]["sentences"])[0]
+    tokens = {(row["sen_id"], row["position"]): row for row in spelling_devset.load_devset()}
+    second = spelling_devset.load_devset(spelling_devset.SECOND_LABELLER)
+    assert len(second) == 250
+    for row in second:
+        assert (row["token"], row["caption"]) == (tokens[(row["sen_id"], row["position"])]["token"],
+                                                  tokens[(row["sen_id"], row["position"])]["caption"])
