@@ -4,7 +4,7 @@
   sentence (benchmarks/sample_runon_devset.py drew them; ` | ` marks a boundary).
   It holds eleven samples (column `sample`), labelled by tests/data/LABELLING.md's
   conventions: the rule was developed on the first seven, and the eighth and
-  ninth were scored blind before it last changed; `tenth` and `eleventh` were
+  ninth were scored blind once and their misses read since; `tenth` and `eleventh` were
   labelled blind and scored once with the rule settled, before they joined,
   and together they are the honest estimate (`held-out`). `real` is all eleven.
 - `synthetic`: two one-sentence captions of the same train video joined into

@@ -25,7 +25,7 @@ often as there are files to leave out) and is written outside the repository
 until it has been scored.
 
 Usage:
-    .venv/bin/python benchmarks/sample_runon_devset.py --seed 7777 --long 100 --pronoun 80 --gap 80 \
+    .venv/bin/python benchmarks/sample_runon_devset.py --seed 12012 --long 100 --pronoun 80 --gap 80 \
         --exclude tests/data/runon_dev.tsv --sample 12 --out /tmp/runon_twelfth.tsv
 """
 import argparse
