@@ -25,13 +25,11 @@ import random
 import zipfile
 from pathlib import Path
 
-import hunspell
-
 from benchmarks.sample_runon_devset import ANNOTATIONS, MEMBER, MSRVTT, sen_ids_in
+from pipelines.config import SpellingConfig
 from transforms.normalize import normalize_caption
+from transforms.spelling import open_hunspell
 
-DIC = "/usr/share/hunspell/en_US.dic"
-AFF = "/usr/share/hunspell/en_US.aff"
 SEED = 2022
 SAMPLE_SIZE = 420
 MAX_PER_TOKEN = 3
@@ -47,7 +45,7 @@ def train_sentences(input_dir=MSRVTT) -> list:
 
 def candidate_occurrences(sentences: list) -> list:
     """(sen_id, position, token, normalised caption) for every token Hunspell rejects."""
-    speller = hunspell.HunSpell(DIC, AFF)
+    speller = open_hunspell(SpellingConfig().hunspell_dictionary)  # plain en_US: no custom words
     verdict = {}
     found = []
     for sentence in sorted(sentences, key=lambda s: s["sen_id"]):

@@ -130,5 +130,5 @@ def test_the_second_labellers_labelled_the_dev_sets_own_captions():
     second = spelling_devset.load_devset(spelling_devset.SECOND_LABELLER)
     assert len(second) == 250
     for row in second:
-        assert (row["token"], row["caption"]) == (tokens[(row["sen_id"], row["position"])]["token"],
-                                                  tokens[(row["sen_id"], row["position"])]["caption"])
+        first_row = tokens[(row["sen_id"], row["position"])]
+        assert (row["token"], row["caption"]) == (first_row["token"], first_row["caption"])
