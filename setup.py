@@ -17,6 +17,7 @@ setup(
     install_requires=[
         "apache-beam>=2.60",
         "hunspell>=0.5.5",
+        "codespell>=2.2",  # the default profile reads its list of common misspellings
         "rapidfuzz>=3.0",
         "pyarrow>=14",
         "great-expectations>=1.0,<2",

@@ -39,6 +39,10 @@ class SpellingConfig:
     splits: str = "paper/splits.txt"
     # Curated `typo -> word` corrections of frequent misspellings the ranked rule cannot settle alone ("" = none).
     misspellings: str = ""
+    # A general list of common English misspellings, codespell's format (`typo->word`): a token
+    # the ranked rule leaves flagged takes the list's correction when the list gives only one
+    # ("" = none; "codespell" = the list of the codespell package; or a file path).
+    common_misspellings: str = ""
     # Extra vocabularies in Hunspell's .dic format (relative to `dictionaries/`),
     # added whole so that Hunspell itself accepts their words and affixed forms.
     vocabulary: tuple = ()

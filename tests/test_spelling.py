@@ -121,13 +121,15 @@ LOWERCASE = {"beach", "beaches", "volcano", "floors", "handles", "roll", "with",
 NAMES_AND_ACRONYMS = {"Obama", "AMD", "ECG", "Portuguese"}
 
 
-def ranked_rule(stats, phrases=None, plural_readings=None, more_words=frozenset(), **options):
+def ranked_rule(stats, phrases=None, plural_readings=None, more_words=frozenset(), common_misspellings=None,
+                **options):
     from pipelines.config import SpellingConfig
     from transforms.spelling import RankedCorrection
 
     config = SpellingConfig(suggestion="ranked", min_name_count=20, **options)
     checker = FakeHunspell(LOWERCASE | NAMES_AND_ACRONYMS | more_words)
-    return RankedCorrection(checker, config, stats, phrases or {}, plural_readings=plural_readings)
+    return RankedCorrection(checker, config, stats, phrases or {}, plural_readings=plural_readings,
+                            common_misspellings=common_misspellings)
 
 
 def clip_of(caption, *others):
@@ -399,3 +401,33 @@ def test_a_dropped_g_is_the_ing_word_the_corpus_writes_not_a_split():
     assert rule(dropped_g=True).decide("lookin").replacement == "looking"
     assert rule(dropped_g=True).decide("puppetin").replacement == "puppet in"  # "puppeting": no word
     assert rule().decide("lookin").replacement == "look in"
+
+
+def test_a_list_of_common_misspellings_keeps_only_typos_with_one_lowercase_correction(tmp_path):
+    from transforms.spelling import read_common_misspellings
+
+    listed = tmp_path / "misspellings.txt"
+    listed.write_text("rythm->rhythm\nacheive->achieve\nbrige->bridge, brig,\nans->and, disabled for code\n"
+                      "britian->Britain\ndidnt->didn't\n1nd->1st\nnot a pair\n", encoding="utf-8")
+    assert read_common_misspellings(str(listed)) == {"rythm": "rhythm", "acheive": "achieve", "didnt": "didn t"}
+
+
+def test_the_installed_codespell_list_is_read_and_a_missing_file_is_a_clear_error(tmp_path):
+    from transforms.spelling import DictionaryFileError, read_common_misspellings
+
+    listed = read_common_misspellings("codespell")
+    assert listed["restuarant"] == "restaurant" and listed["occurences"] == "occurrences"
+    assert "scence" not in listed  # codespell gives it several words (scene, science, sense)
+    with pytest.raises(DictionaryFileError, match="cannot read word list"):
+        read_common_misspellings(str(tmp_path / "missing.txt"))
+
+
+def test_only_a_token_the_rule_leaves_flagged_takes_the_lists_correction():
+    listed = {"rythm": "rhythm", "vidoe": "vide", "didnt": "didn t", "wierdo": "weirdoh"}
+    stats = {"vidoe": (1, 1), "video": (5000, 900), "rythm": (2, 2), "didnt": (3, 3), "wierdo": (1, 1)}
+    rule = ranked_rule(stats, common_misspellings=listed, more_words={"rhythm", "video", "vide"})
+    assert rule.decide("rythm") == Decision("rhythm", "misspelling_list", 1.0)  # no close word in the corpus
+    assert rule.decide("vidoe").replacement == "video"  # the corpus settles it first
+    assert rule.decide("didnt").rule == "flagged"  # "didn" is no word
+    assert rule.decide("wierdo").rule == "flagged"  # the list's word is not in the dictionary
+    assert ranked_rule(stats, more_words={"rhythm", "video"}).decide("rythm").rule == "flagged"  # no list, no change

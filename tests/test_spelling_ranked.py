@@ -57,6 +57,8 @@ def test_default_reads_a_run_together_possessive_as_a_plural_only_in_a_plural_co
     ("a man is lookin at a car", "a man is looking at a car"),  # a dropped g
     ("a man sits ina car", "a man sits in a car"),
     ("solving a rubicks cube", "solving a rubik s cube"),  # Rubik's, as "rubix" and "rubics" map
+    ("dancing to the rythm", "dancing to the rhythm"),  # the list of common misspellings (codespell's)
+    ("a family eats at a restuarant", "a family eats at a restaurant"),
 ])
 def test_default_splits_run_together_words_and_restores_a_dropped_g(default_step, caption, expected):
     assert default_step(caption)[0] == expected

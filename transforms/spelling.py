@@ -6,7 +6,7 @@ every piece; a rejected piece takes a suggestion chosen by the profile's rule.
 The caption is lowercased afterwards, because suggestions can be capitalised.
 """
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
 from pathlib import Path
 from typing import Callable, Optional
@@ -45,11 +45,37 @@ def read_mapping(path: str) -> dict:
     return mapping
 
 
-def _read_lines(path: str) -> list:
+def _read_lines(path) -> list:
     try:
         return resolve(path).read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as error:
         raise DictionaryFileError(f"cannot read word list {resolve(path)}: {error}") from None
+
+
+# codespell's list of common English misspellings (from Wikipedia's lists; the list is CC BY-SA 3.0).
+CODESPELL_LIST = "codespell"
+
+
+def read_common_misspellings(source: str) -> dict:
+    """`typo -> word` from a list of common misspellings in codespell's format (`typo->word`, or
+    `typo->word1, word2,` when the typo could be several words): only the typos with one lowercase
+    correction, the word written as captions write it (an apostrophe as a space: "didn t").
+
+    `source`: "codespell" for the list the codespell package installs, or a file path.
+    """
+    if source == CODESPELL_LIST:
+        try:
+            from importlib.resources import files
+            source = str(files("codespell_lib") / "data" / "dictionary.txt")
+        except ModuleNotFoundError:
+            raise DictionaryFileError("common_misspellings: codespell is not installed (pip install codespell)") from None
+    corrections = {}
+    for line in _read_lines(source):
+        typo, arrow, word = line.strip().partition("->")
+        # A comma: several candidate words, or a reason codespell gives for not correcting the typo.
+        if arrow and "," not in word and word.islower() and typo.isalpha():
+            corrections[typo.lower()] = word.replace("'", " ").strip()
+    return corrections
 
 
 def is_plain(suggestion: str) -> bool:
@@ -217,12 +243,13 @@ class RankedCorrection:
     """
 
     def __init__(self, checker, config, token_stats: dict, phrases: dict, mapped: frozenset = frozenset(),
-                 plural_readings: Optional[dict] = None):
+                 plural_readings: Optional[dict] = None, common_misspellings: Optional[dict] = None):
         self._hunspell = checker
         self._config = config
         self._stats = token_stats
         self._phrases = phrases  # two-word phrases of the corpus and their counts
         self._plural_readings = plural_readings or {}  # "mens" -> "men", where the context reads a plural
+        self._common_misspellings = common_misspellings or {}  # "sphagetti" -> "spaghetti"
         # Words the mappings rewrite ("grey", "tshirt") are never a correction's result:
         # cleaning the output again would rewrite them.
         self._mapped = mapped
@@ -239,8 +266,18 @@ class RankedCorrection:
             decision = Decision(None, "flagged", flag="an uncommon typo, and no other caption of the clip writes the word",
                                 candidate=decision.replacement)
         if self._config.clip_candidates and decision.rule == "flagged":
-            return self._correct_from_clip(piece, clip) or decision
+            decision = self._correct_from_clip(piece, clip) or decision
+        if decision.rule == "flagged":
+            return self._correct_from_list(piece) or decision
         return decision
+
+    def _correct_from_list(self, piece: str) -> Optional[Decision]:
+        """The list of common misspellings' one correction of a token the corpus could not settle
+        ("sphagetti", "restuarant", "rythm": the corpus writes the word too rarely, or not close enough)."""
+        word = self._common_misspellings.get(piece)
+        if word is None or not all(self._is_split_word(part) or part in CLITICS for part in word.split()):
+            return None
+        return Decision(word, "misspelling_list", 1.0)
 
     def _correct_from_clip(self, piece: str, clip: OtherCaptions) -> Optional[Decision]:
         """The one word of the clip's other captions that `piece` plausibly misspells, if there is exactly one.
@@ -482,6 +519,8 @@ class RankedCorrection:
         return splits
 
 
+# What an apostrophe leaves behind when captions write it as a space ("didn t", "they re").
+CLITICS = frozenset(("s", "t", "d", "m", "ll", "re", "ve"))
 VOWELS = "aeiou"
 # Words before a noun that make it a plural: "two mens are" means men.
 COUNTING_WORDS = frozenset("""
@@ -592,13 +631,15 @@ class WordLists:
     splits: dict
     misspellings: dict  # curated corrections of the corpus's frequent misspellings
     plural_readings: dict  # run-together possessives that are plurals in some contexts ("mens" -> "men")
+    common_misspellings: dict = field(default_factory=dict)  # a general list: the last resort of a flagged token
 
     @classmethod
     def read(cls, config) -> "WordLists":
         return cls(read_word_list(config.custom_words) if config.custom_words else (),
                    read_mapping(config.british_to_american), read_mapping(config.splits),
                    read_mapping(config.misspellings) if config.misspellings else {},
-                   read_mapping(config.plural_readings) if config.plural_readings else {})
+                   read_mapping(config.plural_readings) if config.plural_readings else {},
+                   read_common_misspellings(config.common_misspellings) if config.common_misspellings else {})
 
     @property
     def mappings(self) -> tuple:
@@ -617,7 +658,8 @@ class Speller:
         self._word_lists = word_lists
         mapped = frozenset(key for _, mapping in word_lists.mappings for key in mapping)
         if config.suggestion == "ranked":
-            self.rule = RankedCorrection(checker, config, token_stats, phrases, mapped, word_lists.plural_readings)
+            self.rule = RankedCorrection(checker, config, token_stats, phrases, mapped, word_lists.plural_readings,
+                                         word_lists.common_misspellings)
         else:
             self.rule = FirstSuggestion(checker, config.suggestion)
         self._checker = checker
