@@ -378,7 +378,8 @@ def corrections_section(runs: list[Run]) -> str:
             "lists, <i>suggestion</i> is Hunspell's first suggestion (paper), <i>ranked</i> and <i>context</i> are "
             "the default profile's corpus-ranked correction, <i>plural_in_context</i> its reading of a run-together "
             "possessive as a plural, <i>clip</i> a correction to the one close word the clip's other captions write, "
-            "and <i>dropped_g</i> an -ing word written without its g (README).</p>")
+            "<i>dropped_g</i> an -ing word written without its g, and <i>misspelling_list</i> the one correction a "
+            "list of common English misspellings gives a token the corpus could not settle (README).</p>")
     return section("Spelling corrections", by_rule + text + recheck_note(runs) + per_run(runs, top_corrections))
 
 

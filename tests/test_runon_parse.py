@@ -268,11 +268,11 @@ def test_profiles_keep_truncate_for_paper_and_parse_for_default():
 
 
 # Floors a little under what benchmarks/runon_devset.py prints for the default settings. The rule was developed on
-# samples 1 to 7; `held-out` (samples 10 and 11) was labelled blind and scored once before it joined (README, step IV).
+# samples 1 to 7; `held-out` (samples 12 and 13) was labelled blind and scored once before it joined (README, step IV).
 FLOORS = {
     "first": {"precision": 0.88, "recall": 0.75, "false_split_rate": 0.015},
     "second": {"precision": 0.84, "recall": 0.67, "false_split_rate": 0.01},
-    "held-out": {"precision": 0.70, "recall": 0.55, "false_split_rate": 0.03},
+    "held-out": {"precision": 0.80, "recall": 0.38, "false_split_rate": 0.02},
     "synthetic": {"precision": 0.93, "recall": 0.35, "false_split_rate": 0.005},
 }
 
@@ -292,11 +292,11 @@ def test_floors_on_the_dev_sets(find, msrvtt_dir, name):
     assert figures["false_split_rate"] <= floors["false_split_rate"]
 
 
-def test_the_dev_set_holds_eleven_disjoint_samples():
+def test_the_dev_set_holds_thirteen_disjoint_samples():
     from benchmarks.runon_devset import DEVSET
 
     rows = [line.split("\t") for line in DEVSET.read_text(encoding="utf-8").splitlines()[1:]]
-    samples = {sample: {row[0] for row in rows if row[2] == sample} for sample in map(str, range(1, 12))}
+    samples = {sample: {row[0] for row in rows if row[2] == sample} for sample in map(str, range(1, 14))}
     assert {row[2] for row in rows} == set(samples)
     assert all(len(ids) >= 150 for ids in samples.values())
     assert sum(map(len, samples.values())) == len({row[0] for row in rows})  # no caption in two samples
