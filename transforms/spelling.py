@@ -8,6 +8,7 @@ The caption is lowercased afterwards, because suggestions can be capitalised.
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
+from importlib.resources import files
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -45,7 +46,7 @@ def read_mapping(path: str) -> dict:
     return mapping
 
 
-def _read_lines(path) -> list:
+def _read_lines(path: str) -> list:
     try:
         return resolve(path).read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as error:
@@ -65,7 +66,6 @@ def read_common_misspellings(source: str) -> dict:
     """
     if source == CODESPELL_LIST:
         try:
-            from importlib.resources import files
             source = str(files("codespell_lib") / "data" / "dictionary.txt")
         except ModuleNotFoundError:
             raise DictionaryFileError("common_misspellings: codespell is not installed (pip install codespell)") from None
@@ -249,7 +249,7 @@ class RankedCorrection:
         self._stats = token_stats
         self._phrases = phrases  # two-word phrases of the corpus and their counts
         self._plural_readings = plural_readings or {}  # "mens" -> "men", where the context reads a plural
-        self._common_misspellings = common_misspellings or {}  # "sphagetti" -> "spaghetti"
+        self._common_misspellings = common_misspellings or {}  # "restuarant" -> "restaurant"
         # Words the mappings rewrite ("grey", "tshirt") are never a correction's result:
         # cleaning the output again would rewrite them.
         self._mapped = mapped
@@ -273,7 +273,7 @@ class RankedCorrection:
 
     def _correct_from_list(self, piece: str) -> Optional[Decision]:
         """The list of common misspellings' one correction of a token the corpus could not settle
-        ("sphagetti", "restuarant", "rythm": the corpus writes the word too rarely, or not close enough)."""
+        ("restuarant", "rythm", "provacative": the corpus writes the word too rarely, or not close enough)."""
         word = self._common_misspellings.get(piece)
         if word is None or not all(self._is_split_word(part) or part in CLITICS for part in word.split()):
             return None
