@@ -13,8 +13,7 @@ scored on it. The errors of the second to twenty-fourth led to more rules or
 data fixes, so they count as `tuned`. The twenty-fifth to twenty-seventh,
 labelled by the conventions of tests/data/LABELLING.md, were scored once, with
 the rules settled, before they joined: they are the honest estimate (`held-out`).
-The
-figures are printed for each sample, for `tuned`, `held-out` and all rows.
+The figures are printed for each sample, for `tuned`, `held-out` and all rows.
 `--show-errors` lists the default profile's wrong decisions, on the samples
 `--errors-in` names; `--devset` scores another file.
 """
