@@ -431,3 +431,14 @@ def test_only_a_token_the_rule_leaves_flagged_takes_the_lists_correction():
     assert rule.decide("didnt").rule == "flagged"  # "didn" is no word
     assert rule.decide("wierdo").rule == "flagged"  # the list's word is not in the dictionary
     assert ranked_rule(stats, more_words={"rhythm", "video"}).decide("rythm").rule == "flagged"  # no list, no change
+
+
+def test_the_list_overrules_a_token_kept_as_a_plural_an_inflection_or_a_domain_word():
+    listed = {"heros": "heroes", "occured": "occurred", "speach": "speech"}
+    stats = {"heros": (6, 6), "occured": (1, 1), "speach": (14, 14), "speech": (10, 8)}
+    words = {"hero", "heroes", "occur", "occurred", "speech"}
+    without_list = ranked_rule(stats, more_words=words)
+    assert [without_list.decide(t).rule for t in ("heros", "occured", "speach")] == ["plural", "inflected", "domain"]
+    rule = ranked_rule(stats, common_misspellings=listed, more_words=words)
+    assert [rule.decide(t).replacement for t in ("heros", "occured", "speach")] == ["heroes", "occurred", "speech"]
+    assert rule.decide("heros").rule == "misspelling_list"

@@ -267,7 +267,7 @@ class RankedCorrection:
                                 candidate=decision.replacement)
         if self._config.clip_candidates and decision.rule == "flagged":
             decision = self._correct_from_clip(piece, clip) or decision
-        if decision.rule == "flagged":
+        if decision.rule in LIST_OVERRULES:
             return self._correct_from_list(piece) or decision
         return decision
 
@@ -519,6 +519,10 @@ class RankedCorrection:
         return splits
 
 
+# Decisions to keep a token that the list of common misspellings overrules: a flagged token, and one kept
+# only because it looks like a plural ("ballons", "heros"), a regular inflection ("argueing", "occured") or a
+# word of many videos ("speach"). The corpus had no better candidate; the list knows the typo.
+LIST_OVERRULES = frozenset(("flagged", "plural", "inflected", "domain"))
 # What an apostrophe leaves behind when captions write it as a space ("didn t", "they re").
 CLITICS = frozenset(("s", "t", "d", "m", "ll", "re", "ve"))
 VOWELS = "aeiou"
