@@ -10,7 +10,7 @@ WORKERS ?= 2
 BEAM_ARGS ?= --direct_num_workers=$(WORKERS) --direct_running_mode=multi_processing
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: install system-packages run sweep test test-fast bench bench-scale bench-notebook runon-devset runon-model runon-lexicon clean
+.PHONY: install system-packages run sweep test test-fast bench bench-scale bench-notebook runon-devset runon-model runon-train runon-lexicon clean
 
 install: system-packages $(VENV)/.installed
 
@@ -54,14 +54,22 @@ bench-scale: install
 bench-notebook: install
 	$(BIN)/python benchmarks/bench_notebook.py --input $(INPUT) $(BEAM_ARGS)
 
-# Step IV (default profile): boundary precision / recall on the run-on dev sets.
+# Step IV: boundary precision / recall on the run-on dev sets, of the parse rule and of the model.
 runon-devset: install
-	$(BIN)/python benchmarks/runon_devset.py --input $(INPUT)
+	$(BIN)/python benchmarks/runon_devset.py --input $(INPUT) --rule parse
+	$(BIN)/python benchmarks/runon_devset.py --input $(INPUT) --rule model
 
 # Issue 4's learned boundary scorer, leave-one-sample-out against the rule: pre-filtered captions, then all (~1 min).
 runon-model: install
 	$(BIN)/python benchmarks/runon_model.py
 	$(BIN)/python benchmarks/runon_model.py --parse-from 8
+
+# Step IV's boundary model (rule `model`), fine-tuned on the CPU and written to transforms/runon_model
+# (~15 min; installs PyTorch and transformers first). HOLD_OUT: labelled samples kept out of training.
+HOLD_OUT ?=
+runon-train: install
+	$(BIN)/pip install -q --disable-pip-version-check -c constraints.txt -r requirements-train.txt
+	$(BIN)/python -m transforms.boundary_model_training --input $(INPUT) $(foreach f,$(HOLD_OUT),--exclude $(f))
 
 # Step IV's word lists (finite verbs, transitive verbs), rebuilt from the train split with spaCy (~10 min).
 runon-lexicon: install

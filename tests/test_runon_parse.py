@@ -261,10 +261,10 @@ def test_config_rejects_an_unknown_policy_or_rule():
         config_from_dict({"runon": {"rule": "split"}})
 
 
-def test_profiles_keep_truncate_for_paper_and_parse_for_default():
+def test_profiles_keep_truncate_for_paper_and_the_model_for_default():
     assert load_config("paper").runon.rule == "truncate"
     default = load_config("default").runon
-    assert (default.rule, default.policy) == ("parse", "first")
+    assert (default.rule, default.policy) == ("model", "first")
 
 
 # Floors a little under what benchmarks/runon_devset.py prints for the default settings. The rule was developed on

@@ -21,7 +21,7 @@ import apache_beam as beam
 
 from transforms.corpus import CorpusStatistics
 from transforms.dedup import remove_near_duplicates
-from transforms.runon import IdStride, load_spacy, sentence_finder, split_some_captions
+from transforms.runon import IdStride, load_sentence_finder, split_some_captions
 from transforms.sentences_lexicon import LEXICON, TRANSITIVE, load_lexicon
 from transforms.spelling import Speller, WordLists, correct_video
 
@@ -79,9 +79,9 @@ class RecheckFn(beam.DoFn):
             batch = deduplicate(batch)
         # Screening is not run again: the spelling step writes only letters it found in the corpus.
         # The `truncate` rule is not either: it is the paper's, which has no recheck.
-        if "runon" in steps and runon.rule == "parse":
+        if "runon" in steps and runon.rule in ("parse", "model"):
             if self._find is None:
-                self._find = sentence_finder(load_spacy(runon.spacy_model), runon, self._runon_lexicon)
+                self._find = load_sentence_finder(runon, self._runon_lexicon)
             split = split_some_captions(batch, changed, self._find, runon, id_stride)
             if "dedup" in steps and len(split.edits) != len(batch.edits):
                 split = deduplicate(split)  # a caption cut to its first sentence may be a near-duplicate now

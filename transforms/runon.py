@@ -1,8 +1,10 @@
-"""Step IV: run-on captions, by one of two rules.
+"""Step IV: run-on captions, by one of three rules.
 
-The `parse` rule (default profile) finds the sentence boundaries of run-on
-captions with spaCy (transforms/sentences.py) and applies a policy to the
-sentences: keep the first, make each its own caption, or keep them whole.
+The `model` rule (default profile) finds the sentence boundaries of run-on
+captions with a trained token classifier (transforms/boundary_model.py), the
+`parse` rule with spaCy's dependency parse (transforms/sentences.py); both
+apply a policy to the sentences: keep the first, make each its own caption,
+or keep them whole.
 
 The `truncate` rule is the paper's: a train or validate caption longer than
 mean + k standard deviations of the caption length in words (over all splits,
@@ -17,6 +19,7 @@ from dataclasses import replace
 import apache_beam as beam
 
 from transforms.batch import Caption, rewrite_captions
+from transforms.boundary_model import MODEL_DIR, BoundaryModel, boundaries_from_probabilities
 from transforms.sentences import BoundaryRule, Prefilter, boundary_words, is_candidate, split_at
 from transforms.sentences_lexicon import LEXICON, TRANSITIVE, load_lexicon
 
@@ -86,7 +89,7 @@ class TruncateLongCaptions(beam.PTransform):
             truncate_long_captions, beam.pvalue.AsSingleton(self._word_limit), self._splits)
 
 
-# --- The `parse` rule (default profile): split run-ons at sentence boundaries --
+# --- The `model` and `parse` rules: split run-ons at sentence boundaries -------
 
 # What each policy does with the sentences of a run-on caption.
 POLICIES = ("first", "separate", "whole")
@@ -115,7 +118,7 @@ MAX_SPLIT_ROUNDS = 4
 
 
 def sentence_finder(nlp, config, word_lists=None):
-    """texts -> the sentences of each (a one-item list when it is one sentence).
+    """texts -> the sentences of each (a one-item list when it is one sentence), by the parse rule.
 
     Only the texts the pre-filter lets through are parsed, in one `nlp.pipe` call.
     """
@@ -129,9 +132,36 @@ def sentence_finder(nlp, config, word_lists=None):
             sentences[i] = split_at(texts[i], boundary_words(doc, rule))
         return sentences
 
+    return until_no_piece_splits(split_once)
+
+
+def model_sentence_finder(model, config, word_lists=None):
+    """texts -> the sentences of each, by the trained boundary model (transforms/boundary_model.py).
+
+    The model scores only the texts the pre-filter lets through, the same the parse rule parses.
+    """
+    _, prefilter = rule_and_prefilter(config, word_lists)
+
+    def split_once(texts):
+        sentences = [[text] for text in texts]
+        candidates = [i for i, text in enumerate(texts) if is_candidate(text, prefilter)]
+        scored = model.word_probabilities([texts[i] for i in candidates])
+        for i, probabilities in zip(candidates, scored):
+            boundaries = boundaries_from_probabilities(probabilities, config.model_threshold,
+                                                       config.min_left_words, config.min_right_words)
+            sentences[i] = split_at(texts[i], boundaries)
+        return sentences
+
+    return until_no_piece_splits(split_once)
+
+
+def until_no_piece_splits(split_once):
+    """`split_once` applied again to the pieces it splits, until none splits.
+
+    A sentence seen alone can show a boundary that the longer caption hid, and
+    cleaning the output again would find it.
+    """
     def find(texts, rounds=MAX_SPLIT_ROUNDS):
-        # The pieces are split again until none splits: a sentence parsed alone can show a
-        # boundary the longer caption hid, and cleaning the output again would find it.
         sentences = split_once(list(texts))
         split = [i for i, pieces in enumerate(sentences) if len(pieces) > 1]
         if split and rounds > 1:
@@ -141,6 +171,13 @@ def sentence_finder(nlp, config, word_lists=None):
         return sentences
 
     return find
+
+
+def load_sentence_finder(config, word_lists=None):
+    """The sentence finder of `config.rule` (`parse` or `model`), with its model loaded."""
+    if config.rule == "model":
+        return model_sentence_finder(BoundaryModel(config.model_dir or MODEL_DIR), config, word_lists)
+    return sentence_finder(load_spacy(config.spacy_model), config, word_lists)
 
 
 def new_sen_id(sen_id: int, piece: int, id_stride: int) -> int:
@@ -153,12 +190,13 @@ def new_sen_id(sen_id: int, piece: int, id_stride: int) -> int:
     return piece * id_stride + sen_id
 
 
-def apply_policy(batch, sentences: list, policy: str, id_stride: int = 0):
+def apply_policy(batch, sentences: list, policy: str, id_stride: int = 0, detector: str = "parse"):
     """A new VideoBatch with each split caption handled as `policy` says, and its lineage.
 
     `sentences[i]` are the sentences of `batch.captions[i]`; a caption with one
     sentence is left as it is. Every split caption gets a `runon/` row; a
-    caption whose text changes gets an `edits/` row.
+    caption whose text changes gets an `edits/` row, whose rule names the
+    detector that found the sentences and the policy ("model:first").
     """
     captions, edits, runon_rows = [], [], []
     for caption, pieces in zip(batch.captions, sentences):
@@ -172,7 +210,7 @@ def apply_policy(batch, sentences: list, policy: str, id_stride: int = 0):
         else:
             captions.append(Caption(caption.sen_id, pieces[0]))
             edits.append({"sen_id": caption.sen_id, "video_id": batch.video_id, "step": STEP,
-                          "rule": f"parse:{policy}", "before": caption.text, "after": pieces[0]})
+                          "rule": f"{detector}:{policy}", "before": caption.text, "after": pieces[0]})
             if policy == "first":
                 action = f"kept the first of {len(pieces)} sentences"
             else:
@@ -198,16 +236,17 @@ def video_group(video_id: str) -> int:
 
 
 def split_videos(batches: list, find, config, id_stride: int = 0) -> list:
-    """Step IV (`parse`) on several videos at once: one `find` call (one nlp.pipe) for all their captions."""
+    """Step IV (`parse` or `model`) on several videos at once: one `find` call (one batched parse or model run)."""
     todo = [batch for batch in batches if batch.split in config.splits and batch.captions]
     sentences = iter(find(caption.text for batch in todo for caption in batch.captions))
-    done = {id(batch): apply_policy(batch, [next(sentences) for _ in batch.captions], config.policy, id_stride)
+    done = {id(batch): apply_policy(batch, [next(sentences) for _ in batch.captions], config.policy, id_stride,
+                                     config.rule)
             for batch in todo}
     return [done.get(id(batch), batch) for batch in batches]
 
 
 class SplitRunonsFn(beam.DoFn):
-    """Step IV (`parse`) on one group of videos: parse the candidate captions, split, apply the policy."""
+    """Step IV (`model` or `parse`) on one group of videos: find the sentences of the candidates, apply the policy."""
 
     def __init__(self, config):
         self._config = config
@@ -216,8 +255,8 @@ class SplitRunonsFn(beam.DoFn):
         self._find = None
 
     def setup(self):
-        # Loaded once per worker: the model takes about a second to load.
-        self._find = sentence_finder(load_spacy(self._config.spacy_model), self._config, self._word_lists)
+        # Loaded once per worker: either model takes about a second to load.
+        self._find = load_sentence_finder(self._config, self._word_lists)
 
     def process(self, group, id_stride=0):
         _, batches = group
@@ -225,7 +264,7 @@ class SplitRunonsFn(beam.DoFn):
 
 
 class SplitRunons(beam.PTransform):
-    """Step IV (`parse`) over a PCollection of VideoBatch.
+    """Step IV (`model` or `parse`) over a PCollection of VideoBatch.
 
     Videos are grouped (VIDEO_GROUPS groups by a hash of the video id) so that
     spaCy parses the candidates of many videos in one batch: parsing video by
@@ -259,7 +298,7 @@ class IdStride(beam.PTransform):
 
 
 def split_some_captions(batch, sen_ids: set, find, config, id_stride: int = 0):
-    """Step IV (`parse`) on the captions of one video whose id is in `sen_ids`; the others are not parsed.
+    """Step IV (`model` or `parse`) on the captions of one video whose id is in `sen_ids`; the others are left.
 
     A caption split before (a recheck changed it) keeps one runon/ row: the
     earlier one, with its first sentence replaced by the sentences it splits into now.
@@ -269,7 +308,7 @@ def split_some_captions(batch, sen_ids: set, find, config, id_stride: int = 0):
     chosen = [caption for caption in batch.captions if caption.sen_id in sen_ids]
     found = dict(zip((caption.sen_id for caption in chosen), find(caption.text for caption in chosen)))
     sentences = [found.get(caption.sen_id, [caption.text]) for caption in batch.captions]
-    done = apply_policy(replace(batch, runon=[]), sentences, config.policy, id_stride)
+    done = apply_policy(replace(batch, runon=[]), sentences, config.policy, id_stride, config.rule)
     return replace(done, runon=_merge_runon_rows(batch.runon, done.runon))
 
 

