@@ -65,7 +65,7 @@ def step_cores(config):
                                        config.dedup.until_stable) for b in batches]
 
     def runon(batches):
-        if config.runon.rule in ("parse", "model"):  # loading the model is part of the step's cost (once per worker)
+        if config.runon.splits_sentences:  # loading the model is part of the step's cost (once per worker)
             splitter = SplitRunonsFn(config.runon)
             splitter.setup()
             id_stride = max((max_sen_id(b) for b in batches), default=-1) + 1

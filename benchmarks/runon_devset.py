@@ -30,7 +30,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from pipelines.config import load_config  # noqa: E402
+from pipelines.config import SENTENCE_RULES, load_config  # noqa: E402
 from transforms.boundary_model_training import PRONOUN_FOR, train_split_captions  # noqa: E402
 from transforms.boundary_model_training import marked_boundaries as labelled  # noqa: E402,F401 (tests use it)
 from transforms.runon import load_sentence_finder  # noqa: E402
@@ -151,7 +151,7 @@ def main():
     parser.add_argument("--input", default=str(MSRVTT))
     parser.add_argument("--show-errors", action="store_true")
     parser.add_argument("--devset", help="another labelled TSV (columns as tests/data/runon_dev.tsv) to score too")
-    parser.add_argument("--rule", choices=["parse", "model"], help="the detector scored (default: the default profile's)")
+    parser.add_argument("--rule", choices=SENTENCE_RULES, help="the detector scored (default: the default profile's)")
     args = parser.parse_args()
     config = load_config("default").runon
     config = replace(config, rule=args.rule or config.rule)

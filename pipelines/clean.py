@@ -31,7 +31,7 @@ def build_cleaning(pipeline, sources, output_dir, config):
     word_limit = None
     if "dedup" in config.steps:
         batches = batches | "Dedup" >> RemoveNearDuplicates(config.dedup) | log_progress("dedup")
-    if "runon" in config.steps and config.runon.rule in ("parse", "model"):
+    if "runon" in config.steps and config.runon.splits_sentences:
         batches = batches | "Runon" >> SplitRunons(config.runon) | log_progress("runon")
         if "dedup" in config.steps and config.dedup.until_stable:
             # A caption cut to its first sentence can be a near-duplicate of another one now.

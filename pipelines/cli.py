@@ -12,7 +12,7 @@ import time
 import uuid
 from pathlib import Path
 
-from pipelines.config import ALL_STEPS, ConfigError, load_config, override
+from pipelines.config import ALL_STEPS, RUNON_RULES, ConfigError, load_config, override
 from transforms.errors import CapcleanError, find_error_line
 
 log = logging.getLogger("capclean")
@@ -104,7 +104,7 @@ def add_step_arguments(clean):
     dedup.add_argument("-s", "--similarity-threshold", type=float, metavar="S",
                        help="two captions are near-duplicates when their similarity is at least S (paper: 0.85)")
     runon = clean.add_argument_group("step IV, run-on captions")
-    runon.add_argument("--runon-rule", choices=["truncate", "parse", "model"],
+    runon.add_argument("--runon-rule", choices=RUNON_RULES,
                        help="'truncate': cut captions longer than mean + K std words (paper); "
                             "'parse': split run-on captions at the sentence boundaries of a spaCy parse; "
                             "'model': at those a trained boundary model finds")

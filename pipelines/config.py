@@ -108,11 +108,18 @@ class DedupConfig:
     until_stable: bool = False
 
 
+# Step IV's rules, and those of them that split a caption into its sentences.
+RUNON_RULES = ("truncate", "parse", "model")
+SENTENCE_RULES = ("parse", "model")
+
+
 @dataclass(frozen=True)
 class RunonConfig:
     # `truncate`: cut captions longer than mean + k std words (the paper's train/validate rule).
     # `parse`: split run-on captions at the sentence boundaries a spaCy parse shows
     # (transforms/sentences.py), and apply `policy` to the sentences.
+    # `model`: the same, at the boundaries a trained token classifier finds
+    # (transforms/boundary_model.py).
     rule: str = "truncate"
     std_multiplier: float = 2.0  # truncate: k
     splits: tuple = ("train", "validate")
@@ -134,6 +141,11 @@ class RunonConfig:
     # from which a word starts a new sentence. It scores the captions the pre-filter lets through.
     model_dir: str = ""
     model_threshold: float = 0.6
+
+    @property
+    def splits_sentences(self) -> bool:
+        """`parse` and `model` find sentences (and share the policy, the pre-filter and the recheck); `truncate` cuts."""
+        return self.rule in SENTENCE_RULES
 
 
 @dataclass(frozen=True)
@@ -200,7 +212,7 @@ def check_config(config: CleaningConfig) -> None:
 
 
 def check_runon(runon: RunonConfig) -> None:
-    if runon.rule not in ("truncate", "parse", "model"):
+    if runon.rule not in RUNON_RULES:
         raise ConfigError(f"runon.rule must be 'truncate', 'parse' or 'model', not {runon.rule!r}")
     if not 0.0 < runon.model_threshold < 1.0:
         raise ConfigError(f"runon.model_threshold must be between 0 and 1, not {runon.model_threshold!r}")

@@ -61,7 +61,7 @@ class RecheckFn(beam.DoFn):
 
     def setup(self):
         self._speller = None  # built on the first video: it needs the side inputs
-        self._find = None  # the spaCy model, loaded only if a changed caption must be parsed
+        self._find = None  # step IV's detector, loaded only if a changed caption must be split
 
     def process(self, batch, token_stats, phrases, id_stride=0):
         if self._speller is None:
@@ -79,7 +79,7 @@ class RecheckFn(beam.DoFn):
             batch = deduplicate(batch)
         # Screening is not run again: the spelling step writes only letters it found in the corpus.
         # The `truncate` rule is not either: it is the paper's, which has no recheck.
-        if "runon" in steps and runon.rule in ("parse", "model"):
+        if "runon" in steps and runon.splits_sentences:
             if self._find is None:
                 self._find = load_sentence_finder(runon, self._runon_lexicon)
             split = split_some_captions(batch, changed, self._find, runon, id_stride)

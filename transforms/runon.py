@@ -124,15 +124,10 @@ def sentence_finder(nlp, config, word_lists=None):
     """
     rule, prefilter = rule_and_prefilter(config, word_lists)
 
-    def split_once(texts):
-        sentences = [[text] for text in texts]
-        candidates = [i for i, text in enumerate(texts) if is_candidate(text, prefilter)]
-        docs = nlp.pipe((texts[i] for i in candidates), batch_size=config.batch_size)
-        for i, doc in zip(candidates, docs):
-            sentences[i] = split_at(texts[i], boundary_words(doc, rule))
-        return sentences
+    def boundaries(texts):
+        return (boundary_words(doc, rule) for doc in nlp.pipe(texts, batch_size=config.batch_size))
 
-    return until_no_piece_splits(split_once)
+    return until_no_piece_splits(split_candidates(prefilter, boundaries))
 
 
 def model_sentence_finder(model, config, word_lists=None):
@@ -142,17 +137,25 @@ def model_sentence_finder(model, config, word_lists=None):
     """
     _, prefilter = rule_and_prefilter(config, word_lists)
 
+    def boundaries(texts):
+        return (boundaries_from_probabilities(probabilities, config.model_threshold,
+                                              config.min_left_words, config.min_right_words)
+                for probabilities in model.word_probabilities(texts))
+
+    return until_no_piece_splits(split_candidates(prefilter, boundaries))
+
+
+def split_candidates(prefilter, boundaries):
+    """texts -> sentences, once: the texts the pre-filter lets through are cut where
+    `boundaries` (candidate texts -> their boundary word indices, in order) says."""
     def split_once(texts):
         sentences = [[text] for text in texts]
         candidates = [i for i, text in enumerate(texts) if is_candidate(text, prefilter)]
-        scored = model.word_probabilities([texts[i] for i in candidates])
-        for i, probabilities in zip(candidates, scored):
-            boundaries = boundaries_from_probabilities(probabilities, config.model_threshold,
-                                                       config.min_left_words, config.min_right_words)
-            sentences[i] = split_at(texts[i], boundaries)
+        for i, found in zip(candidates, boundaries([texts[i] for i in candidates])):
+            sentences[i] = split_at(texts[i], found)
         return sentences
 
-    return until_no_piece_splits(split_once)
+    return split_once
 
 
 def until_no_piece_splits(split_once):

@@ -635,7 +635,7 @@ class WordLists:
     splits: dict
     misspellings: dict  # curated corrections of the corpus's frequent misspellings
     plural_readings: dict  # run-together possessives that are plurals in some contexts ("mens" -> "men")
-    common_misspellings: dict = field(default_factory=dict)  # a general list: the last resort of a flagged token
+    common_misspellings: dict = field(default_factory=dict)  # a general list: the last resort (LIST_OVERRULES)
 
     @classmethod
     def read(cls, config) -> "WordLists":
