@@ -21,7 +21,6 @@ Usage:
     .venv/bin/python benchmarks/runon_devset.py [--input DIR] [--show-errors] [--devset FILE] [--rule parse|model]
 """
 import argparse
-import csv
 import random
 import sys
 from dataclasses import replace
@@ -32,6 +31,7 @@ sys.path.insert(0, str(REPO))
 
 from pipelines.config import SENTENCE_RULES, load_config  # noqa: E402
 from transforms.boundary_model_training import PRONOUN_FOR, train_split_captions  # noqa: E402
+from transforms.boundary_model_training import read_labelled as read_rows  # noqa: E402
 from transforms.boundary_model_training import marked_boundaries as labelled  # noqa: E402,F401 (tests use it)
 from transforms.runon import load_sentence_finder  # noqa: E402
 
@@ -51,11 +51,6 @@ SAMPLE_NAMES = {"1": "first", "2": "second", "3": "third", "4": "fourth", "5": "
                 "13": "thirteenth"}
 # Samples labelled blind and scored once with the rule settled, before they joined: the honest estimate.
 HELD_OUT = ("12", "13")
-
-
-def read_rows(path) -> list:
-    with open(path, encoding="utf-8") as handle:
-        return list(csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))
 
 
 def load_devset(path=DEVSET, sample=None) -> list:

@@ -96,8 +96,9 @@ def synthetic_examples(captions: dict, labelled_videos: set, seed: int) -> list:
 
 
 def read_labelled(path) -> list:
+    """The rows of a labelled run-on TSV (tests/data/runon_dev.tsv's columns); quotes are plain characters."""
     with open(path, encoding="utf-8") as handle:
-        return list(csv.DictReader(handle, delimiter="\t"))
+        return list(csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))
 
 
 def encode(tokenizer, examples: list):
