@@ -17,16 +17,18 @@ The TSV it writes has the caption in the `sentences` column, to be labelled by
 hand: a ` | ` between two words marks a sentence boundary (see
 tests/data/runon_dev.tsv). Captions with fewer than three words are skipped.
 
-tests/data/runon_dev.tsv holds thirteen samples (column `sample`; seeds and sizes
+tests/data/runon_dev.tsv holds nineteen samples (column `sample`; seeds and sizes
 in the README, step IV), each drawn without the sen_ids of the samples before it.
 Samples 12 and 13 were labelled blind and scored once before they joined: the
-held-out estimate. A new sample leaves out the labelled ones (`--exclude`, as
+parse rule's held-out estimate. Samples 14-17 stay outside the repository, as the
+boundary model's held-out sets. A new sample leaves out the labelled ones (`--exclude`, as
 often as there are files to leave out) and is written outside the repository
 until it has been scored.
 
 Usage:
-    .venv/bin/python benchmarks/sample_runon_devset.py --seed 14014 --long 100 --pronoun 80 --gap 80 \
-        --exclude tests/data/runon_dev.tsv --sample 14 --out /tmp/runon_fourteenth.tsv
+    .venv/bin/python benchmarks/sample_runon_devset.py --seed 24024 --long 100 --pronoun 80 --gap 80 \
+        --exclude tests/data/runon_dev.tsv --exclude /elsewhere/runon_sixteenth.tsv --sample 24 \
+        --out /elsewhere/runon_twenty_fourth.tsv
 """
 import argparse
 import json
