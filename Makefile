@@ -65,7 +65,7 @@ runon-model: install
 	$(BIN)/python benchmarks/runon_model.py --parse-from 8
 
 # Step IV's boundary model (rule `model`), fine-tuned on the CPU and written to transforms/runon_model
-# (~15 min; installs PyTorch and transformers first). HOLD_OUT: labelled samples kept out of training.
+# (~30 min; installs PyTorch and transformers first). HOLD_OUT: labelled samples kept out of training.
 HOLD_OUT ?=
 runon-train: install
 	$(BIN)/pip install -q --disable-pip-version-check -c constraints.txt -r requirements-train.txt
