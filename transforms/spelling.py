@@ -20,6 +20,7 @@ from dictionaries import resolve
 from transforms.batch import rewrite_captions
 from transforms.corpus import CorpusStatistics
 from transforms.errors import CapcleanError
+from transforms.spelling_gate import CHECKED_RULES, CorrectionGate, resolve_gate, Evidence, candidate_features, candidate_sources, likeliest
 
 STEP = "spelling"
 
@@ -175,6 +176,38 @@ def open_hunspell(dictionary_base: str, custom_words: tuple = (), vocabulary_fil
     return checker
 
 
+def open_suggester(dictionary_base: str, vocabulary_files: tuple = ()):
+    """Hunspell for the gate's suggestions: the same dictionary without n-gram suggestions.
+
+    Those cost about 23 ms a token and add little the corpus's own words do not give;
+    without them a suggestion costs about 2 ms. Hunspell reads the setting only from
+    the .aff file, so a copy with `MAXNGRAMSUGS 0` added is written to a temporary folder
+    (Hunspell reads it when it opens, so the folder goes at once).
+    """
+    import tempfile
+
+    aff, dic = Path(dictionary_base + ".aff"), Path(dictionary_base + ".dic")
+    if not (aff.is_file() and dic.is_file()):
+        return open_hunspell(dictionary_base)  # which names the missing file
+    with tempfile.TemporaryDirectory(prefix="capclean-hunspell-") as folder:
+        base = Path(folder) / dic.stem
+        Path(f"{base}.aff").write_bytes(aff.read_bytes() + b"\nMAXNGRAMSUGS 0\n")
+        Path(f"{base}.dic").symlink_to(dic.resolve())
+        return open_hunspell(str(base), (), vocabulary_files)
+
+
+def suggestions_of(checker, token: str) -> list:
+    try:
+        return checker.suggest(token)
+    except UnicodeError:
+        return []
+
+
+def is_checked(decision: Decision) -> bool:
+    """A decision the gate checks: a change on the corpus's evidence, or a flagged token."""
+    return decision.rule in CHECKED_RULES or decision.rule == "flagged"
+
+
 class OtherCaptions:
     """The words the other captions of a clip write: `word in OtherCaptions(...)`.
 
@@ -243,7 +276,8 @@ class RankedCorrection:
     """
 
     def __init__(self, checker, config, token_stats: dict, phrases: dict, mapped: frozenset = frozenset(),
-                 plural_readings: Optional[dict] = None, common_misspellings: Optional[dict] = None):
+                 plural_readings: Optional[dict] = None, common_misspellings: Optional[dict] = None,
+                 gate=None, suggester=None):
         self._hunspell = checker
         self._config = config
         self._stats = token_stats
@@ -253,13 +287,27 @@ class RankedCorrection:
         # Words the mappings rewrite ("grey", "tshirt") are never a correction's result:
         # cleaning the output again would rewrite them.
         self._mapped = mapped
-        self._known_by_shape = self._known_words()
+        self._known_by_shape = self._known_words(config.min_candidate_count, config.name_candidates)
+        # The learned gate (transforms/spelling_gate.py; None: the rule's decisions stand), and what its
+        # candidates come from besides the rule's: Hunspell's suggestions and the rarer corpus words.
+        self._gate = gate
+        if suggester is not None:
+            self._suggestions = lru_cache(maxsize=100_000)(
+                lambda token: tuple(word.lower() for word in suggestions_of(suggester, token)))
+            self._rare_by_shape = self._known_words(1, False)
         self._decide_cached = lru_cache(maxsize=500_000)(self._decide)
         self._decide_in_context_cached = lru_cache(maxsize=500_000)(self._decide_in_context)
 
     def decide(self, piece: str, previous: str = "", following: str = "",
                clip: OtherCaptions = NO_OTHER_CAPTIONS) -> Decision:
         """`clip`: the words the other captions of the token's clip write."""
+        decision = self.decide_by_rule(piece, previous, following, clip)
+        if self._gate is None or not is_checked(decision):
+            return decision
+        return self._checked_by_gate(piece, previous, following, clip, decision)
+
+    def decide_by_rule(self, piece: str, previous: str, following: str, clip: OtherCaptions) -> Decision:
+        """The rule's decision, before the gate checks it."""
         decision = self._decide_without_clip(piece, previous, following)
         if (self._config.clip_evidence and decision.rule in ("ranked", "context")
                 and not is_common_typo(piece, decision.replacement) and decision.replacement not in clip):
@@ -270,6 +318,39 @@ class RankedCorrection:
         if decision.rule in LIST_OVERRULES:
             return self._correct_from_list(piece) or decision
         return decision
+
+    def gate_candidates(self, piece: str, previous: str, following: str, clip: OtherCaptions,
+                        decision: Decision) -> tuple:
+        """(candidate -> its source, one feature row per candidate) of a decision the gate checks."""
+        proposal = decision.replacement or decision.candidate
+        source = decision.rule if decision.replacement else "flagged"
+        alpha = piece.isalpha()
+        candidates = candidate_sources(
+            piece, proposal, source, list(self._suggestions(piece)),
+            [word for word, _, _ in self._close_words(piece, 3)] if alpha else [],
+            [word for word, _, _ in self._close_words(piece, 3, self._rare_by_shape)] if alpha else [])
+        evidence = Evidence(self._stats, self._phrases, self._accepts, self._is_name, self._suggestions,
+                            is_slip, lacks_a_letter, is_common_typo)
+        return candidates, candidate_features(piece, candidates, decision.flag, previous, following,
+                                              clip.__contains__, evidence)
+
+    def _checked_by_gate(self, piece: str, previous: str, following: str, clip: OtherCaptions,
+                         decision: Decision) -> Decision:
+        """The likeliest candidate when the gate trusts it enough; else the token stays, flagged."""
+        candidates, rows = self.gate_candidates(piece, previous, following, clip, decision)
+        if not candidates:
+            return decision
+        word, probability = likeliest(candidates, self._gate.probabilities(rows))
+        score = round(probability, 4)
+        if probability >= self._config.gate_threshold:
+            if word == decision.replacement:
+                return replace(decision, score=score)
+            return Decision(word, "gate", score)
+        if decision.replacement is None:
+            return replace(decision, candidate=word)
+        return Decision(None, "flagged", flag=f"the gate doubts the {decision.rule} correction "
+                        f"({decision.replacement}); its likeliest candidate {word} scores {score}",
+                        candidate=word)
 
     def _correct_from_list(self, piece: str) -> Optional[Decision]:
         """The list of common misspellings' one correction of a token the corpus could not settle
@@ -320,14 +401,14 @@ class RankedCorrection:
         """How often the corpus writes `word` after `previous` or before `following`."""
         return self._phrases.get(f"{previous} {word}", 0) + self._phrases.get(f"{word} {following}", 0)
 
-    def _known_words(self) -> dict:
-        """Corpus words annotators write often enough to be trusted, that Hunspell accepts (or knows as names),
-        by (length, first letter): a candidate keeps the token's first letter (_plausible_typo), so only
-        those words need comparing."""
+    def _known_words(self, min_count: int, names: bool) -> dict:
+        """Corpus words annotators write at least `min_count` times, that Hunspell accepts (or knows as names,
+        if `names`), by (length, first letter): a candidate keeps the token's first letter (_plausible_typo),
+        so only those words need comparing."""
         by_shape = {}
         for word, (count, _) in self._stats.items():
-            if count >= self._config.min_candidate_count and word.isalpha() and word not in self._mapped and (
-                    self._accepts(word) or (self._config.name_candidates and count >= self._config.min_name_count
+            if count >= min_count and word.isalpha() and word not in self._mapped and (
+                    self._accepts(word) or (names and count >= self._config.min_name_count
                                             and self._accepts(word.capitalize()))):
                 by_shape.setdefault((len(word), word[0]), []).append(word)
         return {shape: sorted(words) for shape, words in by_shape.items()}
@@ -470,14 +551,15 @@ class RankedCorrection:
             return Decision(None, "domain")  # written in many videos and not a near-miss of a common word
         return Decision(None, "flagged", flag=reason, candidate=candidate, candidates=candidates)
 
-    def _close_words(self, piece: str, min_length: int) -> list:
-        """(word, distance, weight) of the trusted corpus words within the edit distance allowed for the token's length."""
+    def _close_words(self, piece: str, min_length: int, known_by_shape: Optional[dict] = None) -> list:
+        """(word, distance, weight) of the trusted corpus words (or of `known_by_shape`) within the edit
+        distance allowed for the token's length."""
         if len(piece) < min_length:
             return []  # too short to tell a typo from an abbreviation or a name
         max_distance = self._config.max_edit_distance if len(piece) > 5 else 1
         found = []
         for length in range(len(piece) - max_distance, len(piece) + max_distance + 1):
-            words = self._known_by_shape.get((length, piece[0]))
+            words = (self._known_by_shape if known_by_shape is None else known_by_shape).get((length, piece[0]))
             if not words:
                 continue
             for word, distance, _ in extract(piece, words, scorer=OSA.distance, score_cutoff=max_distance,
@@ -657,13 +739,16 @@ class Speller:
     `token_stats` and `phrases` are the corpus statistics the ranked rule reads.
     """
 
-    def __init__(self, config, word_lists: WordLists, token_stats=None, phrases=None):
+    def __init__(self, config, word_lists: WordLists, token_stats=None, phrases=None, use_gate: bool = True):
+        """`use_gate=False`: the gate's candidates are gathered but the rule's decisions stand (to train the gate)."""
         checker = open_hunspell(config.hunspell_dictionary, word_lists.custom_words, config.vocabulary)
         self._word_lists = word_lists
         mapped = frozenset(key for _, mapping in word_lists.mappings for key in mapping)
         if config.suggestion == "ranked":
+            gate = CorrectionGate(resolve_gate(config.gate)) if config.gate and use_gate else None
+            suggester = open_suggester(config.hunspell_dictionary, config.vocabulary) if config.gate else None
             self.rule = RankedCorrection(checker, config, token_stats, phrases, mapped, word_lists.plural_readings,
-                                         word_lists.common_misspellings)
+                                         word_lists.common_misspellings, gate, suggester)
         else:
             self.rule = FirstSuggestion(checker, config.suggestion)
         self._checker = checker
