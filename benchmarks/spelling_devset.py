@@ -86,13 +86,18 @@ def speller_for(profile: str, stats, phrases, clips):
     def corrected(row):
         clip = OtherCaptions(clips[int(row["sen_id"])], row["caption"])
         _, corrections, _ = speller.correct(row["caption"], clip)
-        pieces = [row["token"]]
-        for correction in (c for c in corrections if c["position"] == int(row["position"])):
-            at = pieces.index(correction["original"])
-            pieces[at:at + 1] = correction["replacement"].split()
-        return " ".join(pieces).lower()
+        return token_output(row["token"], [c for c in corrections if c["position"] == int(row["position"])])
 
     return corrected
+
+
+def token_output(token: str, corrections: list) -> str:
+    """What the token became: its corrections (the rows of its position) applied in order."""
+    pieces = [token]
+    for correction in corrections:
+        at = pieces.index(correction["original"])
+        pieces[at:at + 1] = correction["replacement"].split()
+    return " ".join(pieces).lower()
 
 
 def score(rows, corrected) -> dict:

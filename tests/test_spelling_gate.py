@@ -5,9 +5,10 @@ import pytest
 
 from transforms.spelling_gate import (FEATURES, GATE_DIR, SOURCES, CorrectionGate, Evidence, bigram_fit,
                                       candidate_features, candidate_sources, likeliest, resolve_gate)
-from transforms.spelling_gate_training import Example, applied, gated_output, score
+from benchmarks.spelling_devset import token_output
+from transforms.spelling_gate_training import Example, gated_output, score
 
-from test_spelling import ranked_rule
+from test_spelling import LOWERCASE, NAMES_AND_ACRONYMS, FakeHunspell
 
 
 def test_candidates_are_the_rules_then_hunspells_first_five_then_the_corpus_words():
@@ -73,10 +74,23 @@ class GateByWord:
         return [self.by_word.get(word, 0.0) for word in self.words]
 
 
+class FakeSuggester:
+    def __init__(self, suggestions):
+        self._suggestions = list(suggestions)
+
+    def suggest(self, token):
+        return self._suggestions
+
+
 def gated_rule(by_word, stats, suggestions=(), **options):
     """The ranked rule on hand-made statistics, its gate a GateByWord and Hunspell's suggestions given."""
-    rule = ranked_rule(stats, **options)
+    from pipelines.config import SpellingConfig
+    from transforms.spelling import RankedCorrection
+
+    config = SpellingConfig(suggestion="ranked", min_name_count=20, **options)
     gate = GateByWord(by_word)
+    rule = RankedCorrection(FakeHunspell(LOWERCASE | NAMES_AND_ACRONYMS), config, stats, {}, gate=gate,
+                            suggester=FakeSuggester(suggestions))
     gather = rule.gate_candidates
 
     def gather_and_tell_the_gate(*args):
@@ -85,7 +99,6 @@ def gated_rule(by_word, stats, suggestions=(), **options):
         return candidates, rows
 
     rule.gate_candidates = gather_and_tell_the_gate
-    rule._gate, rule._suggestions, rule._rare_by_shape = gate, lambda token: tuple(suggestions), {}
     return rule
 
 
@@ -178,8 +191,8 @@ def example(token, expected, rule_output, candidates=(), checked=True):
 
 def test_a_tokens_corrections_apply_in_order_as_the_benchmark_scores_them():
     corrections = [{"original": "childrens", "replacement": "children s"}, {"original": "s", "replacement": "S"}]
-    assert applied("childrens", corrections) == "children s"
-    assert applied("vedio", []) == "vedio"
+    assert token_output("childrens", corrections) == "children s"
+    assert token_output("vedio", []) == "vedio"
 
 
 def test_the_gated_output_is_the_likeliest_candidate_above_the_threshold_else_the_token():

@@ -47,7 +47,7 @@ class Example:
 
 def collect_examples(rows, speller, clips) -> list:
     """One Example per dev-set row, the rule's decisions recorded as the pipeline makes them."""
-    from benchmarks.spelling_devset import sample_of
+    from benchmarks.spelling_devset import sample_of, token_output
     from transforms.spelling import OtherCaptions, is_checked
 
     rule = speller.rule
@@ -67,7 +67,7 @@ def collect_examples(rows, speller, clips) -> list:
         _, corrections, _ = speller.correct(row["caption"], clip)
         position, token = int(row["position"]), row["token"]
         expected = row["intended"] if row["label"] == "fix" else token
-        output = applied(token, [c for c in corrections if c["position"] == position])
+        output = token_output(token, [c for c in corrections if c["position"] == position])
         # The token's own decision: its occurrence among equal pieces of the caption.
         occurrence = row["caption"].split()[:position].count(token)
         mine = [entry for entry in recorded if entry[0] == token]
@@ -78,15 +78,6 @@ def collect_examples(rows, speller, clips) -> list:
         else:
             examples.append(Example(sample_of(row), token, expected, output, False, output != token, {}, []))
     return examples
-
-
-def applied(token: str, corrections: list) -> str:
-    """What the token became, its corrections applied in order (as benchmarks/spelling_devset.py scores it)."""
-    pieces = [token]
-    for correction in corrections:
-        at = pieces.index(correction["original"])
-        pieces[at:at + 1] = correction["replacement"].split()
-    return " ".join(pieces).lower()
 
 
 def training_arrays(examples) -> tuple:
