@@ -185,8 +185,8 @@ def test_the_gate_needs_the_ranked_rule_and_a_threshold_in_range():
 # --- training (transforms/spelling_gate_training.py): the parts that need no scikit-learn ---
 
 def example(token, expected, rule_output, candidates=(), checked=True):
-    return Example("first", token, expected, rule_output, checked, rule_output != token,
-                   {word: "corpus" for word in candidates}, [[0.0]] * len(candidates))
+    return Example("first", token, expected, rule_output, checked, {word: "corpus" for word in candidates},
+                   [[0.0]] * len(candidates))
 
 
 def test_a_tokens_corrections_apply_in_order_as_the_benchmark_scores_them():

@@ -2,7 +2,9 @@
 
 Per token, in the published order: the British-to-American mapping, the
 run-together-word mapping, then Hunspell (with the custom vocabulary added) on
-every piece; a rejected piece takes a suggestion chosen by the profile's rule.
+every piece; a rejected piece takes a suggestion chosen by the profile's rule. In the
+default profile a learned gate checks that rule's corrections and flagged tokens
+(transforms/spelling_gate.py).
 The caption is lowercased afterwards, because suggestions can be capitalised.
 """
 from collections import Counter
@@ -20,7 +22,8 @@ from dictionaries import resolve
 from transforms.batch import rewrite_captions
 from transforms.corpus import CorpusStatistics
 from transforms.errors import CapcleanError
-from transforms.spelling_gate import CHECKED_RULES, CorrectionGate, resolve_gate, Evidence, candidate_features, candidate_sources, likeliest
+from transforms.spelling_gate import (CHECKED_RULES, CorrectionGate, Evidence, candidate_features, candidate_sources,
+                                      likeliest, resolve_gate)
 
 STEP = "spelling"
 
@@ -298,7 +301,7 @@ class RankedCorrection:
                 lambda token: tuple(word.lower() for word in suggestions_of(suggester, token)))
             self._rare_by_shape = self._known_words(1, False)
             self._evidence = Evidence(self._stats, self._phrases, self._accepts, self._is_name,
-                                      lambda token: self._suggestions(token), is_slip, lacks_a_letter, is_common_typo)
+                                      self._suggestions, is_slip, lacks_a_letter, is_common_typo)
         self._decide_cached = lru_cache(maxsize=500_000)(self._decide)
         self._decide_in_context_cached = lru_cache(maxsize=500_000)(self._decide_in_context)
 

@@ -40,7 +40,6 @@ class Example:
     expected: str
     rule_output: str
     checked: bool  # the gate decides this token
-    changed_by_rule: bool
     candidates: dict  # word -> source
     rows: list  # one feature row per candidate
 
@@ -72,11 +71,10 @@ def collect_examples(rows, speller, clips) -> list:
         occurrence = row["caption"].split()[:position].count(token)
         mine = [entry for entry in recorded if entry[0] == token]
         if occurrence < len(mine) and output in (token, mine[occurrence][1].replacement):
-            _, decision, (candidates, features) = mine[occurrence]
-            examples.append(Example(sample_of(row), token, expected, output, True, decision.replacement is not None,
-                                    candidates, features))
+            _, _, (candidates, features) = mine[occurrence]
+            examples.append(Example(sample_of(row), token, expected, output, True, candidates, features))
         else:
-            examples.append(Example(sample_of(row), token, expected, output, False, output != token, {}, []))
+            examples.append(Example(sample_of(row), token, expected, output, False, {}, []))
     return examples
 
 
