@@ -1,5 +1,4 @@
 """The cleaning pipeline: read -> normalize -> spelling -> screen -> dedup -> runon -> [spelling recheck] -> write -> validate."""
-import apache_beam as beam
 
 from pipelines.finalize import Finalize
 from pipelines.progress import log_progress
