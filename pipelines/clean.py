@@ -1,5 +1,4 @@
 """The cleaning pipeline: read -> normalize -> spelling -> screen -> dedup -> runon -> [spelling recheck] -> write -> validate."""
-
 from pipelines.finalize import Finalize
 from pipelines.progress import log_progress
 from pipelines.stats import CountFigures
