@@ -113,7 +113,10 @@ def test_the_gate_keeps_a_correction_it_trusts_with_its_probability_as_score():
 def test_the_gate_withdraws_a_correction_it_doubts_and_flags_the_token():
     decision = gated_rule({"cook": 0.4, "cock": 0.1}, COOK_STATS).decide("coock")
     assert decision.replacement is None and decision.rule == "flagged" and decision.candidate == "cook"
-    assert decision.flag.startswith("the gate doubts the ranked correction (cook)")
+    assert decision.flag == "the gate doubts the ranked correction (cook): it scores 0.4"
+    other = gated_rule({"cook": 0.3, "cock": 0.5}, COOK_STATS).decide("coock")
+    assert other.flag == "the gate doubts the ranked correction (cook); its likeliest candidate cock scores 0.5"
+    assert other.candidate == "cock"
 
 
 def test_the_gate_may_choose_another_candidate_than_the_rule():

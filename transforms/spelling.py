@@ -353,9 +353,10 @@ class RankedCorrection:
             return Decision(word, "gate", score)
         if decision.replacement is None:
             return replace(decision, candidate=word)
-        return Decision(None, "flagged", flag=f"the gate doubts the {decision.rule} correction "
-                        f"({decision.replacement}); its likeliest candidate {word} scores {score}",
-                        candidate=word)
+        doubt = f"the gate doubts the {decision.rule} correction ({decision.replacement})"
+        if word == decision.replacement:
+            return Decision(None, "flagged", flag=f"{doubt}: it scores {score}", candidate=word)
+        return Decision(None, "flagged", flag=f"{doubt}; its likeliest candidate {word} scores {score}", candidate=word)
 
     def _correct_from_list(self, piece: str) -> Optional[Decision]:
         """The list of common misspellings' one correction of a token the corpus could not settle
