@@ -20,10 +20,10 @@ tests/data/runon_dev.tsv). Captions with fewer than three words are skipped.
 tests/data/runon_dev.tsv holds nineteen samples (column `sample`; seeds and sizes
 in the README, step IV), each drawn without the sen_ids of the samples before it.
 Samples 12 and 13 were labelled blind and scored once before they joined: the
-parse rule's held-out estimate. Samples 14-17 and 24-27 stay outside the repository, as
-the boundary model's held-out sets (14-17 were lost with the machine they lived on). A new sample leaves out the labelled ones (`--exclude`, as
-often as there are files to leave out) and is written outside the repository
-until it has been scored.
+parse rule's held-out estimate. Samples 14-17 and 24-27 stay outside the repository,
+as the boundary model's held-out sets (14-17 were lost with the machine they lived
+on). A new sample leaves out the labelled ones (`--exclude`, as often as there are
+files to leave out) and is written outside the repository until it has been scored.
 
 Usage:
     .venv/bin/python benchmarks/sample_runon_devset.py --seed 24024 --long 100 --pronoun 80 --gap 80 \

@@ -30,7 +30,12 @@ def test_the_bigram_fit_prefers_the_word_the_corpus_writes_between_the_neighbour
 
 
 def evidence(stats, phrases=None, words=(), suggestions=()):
-    return Evidence(stats, phrases or {}, lambda word: word in words, lambda word: False,
+    phrases = phrases or {}
+
+    def support(word, previous, following):
+        return phrases.get(f"{previous} {word}", 0) + phrases.get(f"{word} {following}", 0)
+
+    return Evidence(stats, phrases, support, lambda word: word in words, lambda word: False,
                     lambda token: list(suggestions), lambda typo, word: False, lambda typo, word: False,
                     lambda typo, word: False)
 

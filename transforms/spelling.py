@@ -300,7 +300,7 @@ class RankedCorrection:
             self._suggestions = lru_cache(maxsize=100_000)(
                 lambda token: tuple(word.lower() for word in suggestions_of(suggester, token)))
             self._rare_by_shape = self._known_words(1, False)
-            self._evidence = Evidence(self._stats, self._phrases, self._accepts, self._is_name,
+            self._evidence = Evidence(self._stats, self._phrases, self._support, self._accepts, self._is_name,
                                       self._suggestions, is_slip, lacks_a_letter, is_common_typo)
         self._decide_cached = lru_cache(maxsize=500_000)(self._decide)
         self._decide_in_context_cached = lru_cache(maxsize=500_000)(self._decide_in_context)

@@ -53,6 +53,7 @@ class Evidence:
     """What the gate may know about words, as functions (RankedCorrection provides them)."""
     stats: dict  # word -> (count, videos) over the corpus
     phrases: dict  # "left right" -> count
+    support: Callable  # (word, previous, following) -> how often the corpus writes the word beside them
     accepts: Callable  # Hunspell accepts the word as written
     is_name: Callable  # Hunspell knows the word only capitalised
     suggestions: Callable  # token -> Hunspell's suggestions, lower case
@@ -111,18 +112,14 @@ def candidate_features(token: str, candidates: dict, flag: Optional[str], previo
             math.log1p(count) - math.log1p(token_count),
             all(in_clip(part) for part in parts), in_clip(token), rank == 0, rank is not None and rank < 3,
             rank is None,
-            math.log1p(_context_count(word, previous, following, evidence.phrases)),
-            math.log1p(_context_count(token, previous, following, evidence.phrases)),
+            math.log1p(evidence.support(word, previous, following)),
+            math.log1p(evidence.support(token, previous, following)),
             all(evidence.accepts(part) for part in parts), not one_word, token[0] == word[0],
             one_word and evidence.is_name(word),
             *(source == name for name in SOURCES), *(bool(flag) and flag.startswith(reason) for reason in FLAG_REASONS),
             fits[word], fits[word] - max(others, default=-30.0), fits[word] - token_fit, len(candidates),
         ])
     return [[float(value) for value in row] for row in rows]
-
-
-def _context_count(word: str, previous: str, following: str, phrases: dict) -> int:
-    return phrases.get(f"{previous} {word}", 0) + phrases.get(f"{word} {following}", 0)
 
 
 def likeliest(candidates: dict, probabilities: list) -> tuple:

@@ -161,12 +161,13 @@ def export(model, examples, out_dir: Path, trained_on: str) -> None:
 
 
 def main() -> None:
+    from benchmarks.sample_runon_devset import MSRVTT
     from benchmarks.spelling_devset import DEVSET, corpus_statistics, load_devset, rows_in
     from pipelines.config import load_config
     from transforms.spelling import Speller, WordLists
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--input", default=str(Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "msrvtt"))
+    parser.add_argument("--input", default=str(MSRVTT), help="the folder of the raw MSR-VTT annotation zips")
     parser.add_argument("--devset", default=str(DEVSET))
     parser.add_argument("--out", default=str(GATE_DIR))
     parser.add_argument("--cross-validate", action="store_true", help="print leave-one-sample-out figures, write nothing")
