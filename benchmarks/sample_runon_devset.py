@@ -17,13 +17,15 @@ The TSV it writes has the caption in the `sentences` column, to be labelled by
 hand: a ` | ` between two words marks a sentence boundary (see
 tests/data/runon_dev.tsv). Captions with fewer than three words are skipped.
 
-tests/data/runon_dev.tsv holds nineteen samples (column `sample`; seeds and sizes
+tests/data/runon_dev.tsv holds twenty-nine samples (column `sample`; seeds and sizes
 in the README, step IV), each drawn without the sen_ids of the samples before it.
 Samples 12 and 13 were labelled blind and scored once before they joined: the
-parse rule's held-out estimate. Samples 14-17 and 24-27 stay outside the repository,
-as the boundary model's held-out sets (14-17 were lost with the machine they lived
-on). A new sample leaves out the labelled ones (`--exclude`, as often as there are
-files to leave out) and is written outside the repository until it has been scored.
+parse rule's held-out estimate. Samples 14-17 and 34-37 stay outside the
+repository, as the boundary model's held-out sets (14-17 were lost with the machine
+they lived on; 24-27 were held out until session 13). The gap stratum is nearly used
+up: after the twenty-eighth sample fewer than 80 gap captions are left, and later
+samples are drawn with `--gap 0`. A new sample leaves out the labelled ones
+(`--exclude`, as often as there are files to leave out) and is written outside the repository until it has been scored.
 
 Usage:
     .venv/bin/python benchmarks/sample_runon_devset.py --seed 24024 --long 100 --pronoun 80 --gap 80 \
@@ -79,12 +81,19 @@ def draw(captions: list, seed: int = SEED, sizes: tuple = (LONG_SAMPLE, PRONOUN_
     captions = [c for c in captions if c[0] not in excluded]
     long = [c for c in captions if len(c[1].split()) >= LONG_WORDS]
     short = [c for c in captions if 3 <= len(c[1].split()) < LONG_WORDS and has_pronoun_inside(c[1])]
-    rows = [(sen_id, "long", text) for sen_id, text, _ in rng.sample(long, sizes[0])]
-    rows += [(sen_id, "pronoun", text) for sen_id, text, _ in rng.sample(short, sizes[1])]
+    rows = [(sen_id, "long", text) for sen_id, text, _ in sample_stratum(rng, long, sizes[0], "long")]
+    rows += [(sen_id, "pronoun", text) for sen_id, text, _ in sample_stratum(rng, short, sizes[1], "pronoun")]
     taken = {row[0] for row in rows}
     gap = [c for c in captions if c[0] not in taken and len(c[1].split()) >= 8 and has_inner_gap(c[2])]
-    rows += [(sen_id, "gap", text) for sen_id, text, _ in rng.sample(gap, sizes[2])]
+    rows += [(sen_id, "gap", text) for sen_id, text, _ in sample_stratum(rng, gap, sizes[2], "gap")]
     return sorted(rows)
+
+
+def sample_stratum(rng: random.Random, pool: list, size: int, stratum: str) -> list:
+    if size > len(pool):
+        raise ValueError(f"the {stratum} stratum has {len(pool)} captions left outside the excluded samples, "
+                         f"fewer than the {size} asked for: ask for fewer (--{stratum} {len(pool)})")
+    return rng.sample(pool, size)
 
 
 def sen_ids_in(path: str) -> frozenset:
@@ -107,7 +116,10 @@ def main():
     parser.add_argument("--sample", default="1", help="the value of the `sample` column")
     args = parser.parse_args()
     excluded = frozenset().union(*map(sen_ids_in, args.exclude))
-    rows = draw(train_captions(args.input), args.seed, (args.long, args.pronoun, args.gap), excluded)
+    try:
+        rows = draw(train_captions(args.input), args.seed, (args.long, args.pronoun, args.gap), excluded)
+    except ValueError as error:
+        parser.error(str(error))
     with open(args.out, "w", encoding="utf-8") as handle:
         handle.write("\t".join(COLUMNS) + "\n")
         for sen_id, stratum, text in rows:

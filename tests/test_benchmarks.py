@@ -2,6 +2,8 @@
 import json
 import random
 
+import pytest
+
 from benchmarks.bench_notebook import common_words as notebook_common_words
 from benchmarks.bench_notebook import levenshtein, notebook_duplicates
 from benchmarks.make_scaled_corpus import misspell, scaled_video, split_ranges, write_scaled_corpus
@@ -76,6 +78,15 @@ def test_a_new_run_on_sample_leaves_out_the_captions_of_earlier_samples(tmp_path
     rows = draw(captions, seed=0, sizes=(4, 0, 0), excluded=sen_ids_in(str(earlier)))
     assert sen_ids_in(str(earlier)) == {1, 3}
     assert sorted(row[0] for row in rows) == [0, 2, 4, 5]
+
+
+def test_a_run_on_stratum_too_small_for_its_sample_is_named():
+    from benchmarks.sample_runon_devset import draw
+
+    long_caption = " ".join(["word"] * 16) + " he runs"
+    captions = [(sen_id, long_caption, long_caption) for sen_id in range(3)]
+    with pytest.raises(ValueError, match="the long stratum has 3 captions left"):
+        draw(captions, seed=0, sizes=(4, 0, 0))
 
 
 def test_the_samplers_never_write_to_a_default_path():
