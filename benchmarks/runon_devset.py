@@ -34,6 +34,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from benchmarks.ordinals import ORDINALS  # noqa: E402
 from pipelines.config import SENTENCE_RULES, load_config  # noqa: E402
 from transforms.boundary_model_training import PRONOUN_FOR, train_split_captions  # noqa: E402
 from transforms.boundary_model_training import read_labelled as read_rows  # noqa: E402
@@ -51,13 +52,8 @@ SECOND_LABELLER = REPO / "tests" / "data" / "runon_dev_second_labeller.tsv"
 
 
 # The `sample` column's values, and the names the figures are printed under.
-SAMPLE_NAMES = {"1": "first", "2": "second", "3": "third", "4": "fourth", "5": "fifth", "6": "sixth",
-                "7": "seventh", "8": "eighth", "9": "ninth", "10": "tenth", "11": "eleventh", "12": "twelfth",
-                "13": "thirteenth", "18": "eighteenth", "19": "nineteenth", "20": "twentieth",
-                "21": "twenty-first", "22": "twenty-second", "23": "twenty-third", "24": "twenty-fourth",
-                "25": "twenty-fifth", "26": "twenty-sixth", "27": "twenty-seventh", "28": "twenty-eighth",
-                "29": "twenty-ninth", "30": "thirtieth", "31": "thirty-first", "32": "thirty-second",
-                "33": "thirty-third"}
+# Samples 14-17 and 34-37 are the boundary model's held-out sets, kept outside the repo.
+SAMPLE_NAMES = {str(number): ORDINALS[number - 1] for number in (*range(1, 14), *range(18, 34))}
 # Samples labelled blind and scored once with the rule settled, before they joined: the honest estimate.
 HELD_OUT = ("12", "13")
 

@@ -25,7 +25,8 @@ repository, as the boundary model's held-out sets (14-17 were lost with the mach
 they lived on; 24-27 were held out until session 13). The gap stratum is nearly used
 up: after the twenty-eighth sample fewer than 80 gap captions are left, and later
 samples are drawn with `--gap 0`. A new sample leaves out the labelled ones
-(`--exclude`, as often as there are files to leave out) and is written outside the repository until it has been scored.
+(`--exclude`, as often as there are files to leave out) and is written outside the
+repository until it has been scored.
 
 Usage:
     .venv/bin/python benchmarks/sample_runon_devset.py --seed 24024 --long 100 --pronoun 80 --gap 80 \
@@ -90,6 +91,8 @@ def draw(captions: list, seed: int = SEED, sizes: tuple = (LONG_SAMPLE, PRONOUN_
 
 
 def sample_stratum(rng: random.Random, pool: list, size: int, stratum: str) -> list:
+    """`size` captions of `pool` drawn at random; a pool too small is named with the option that asks less
+    (random.sample's own error names neither)."""
     if size > len(pool):
         raise ValueError(f"the {stratum} stratum has {len(pool)} captions left outside the excluded samples, "
                          f"fewer than the {size} asked for: ask for fewer (--{stratum} {len(pool)})")

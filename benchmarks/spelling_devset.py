@@ -25,15 +25,12 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from benchmarks.ordinals import ORDINALS  # noqa: E402
+
 DEVSET = REPO / "tests" / "data" / "spelling_dev.tsv"
 # The sixteenth sample labelled again, blind, by another person under the same conventions.
 SECOND_LABELLER = REPO / "tests" / "data" / "spelling_dev_second_labeller.tsv"
-SAMPLES = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
-           "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",
-           "eighteenth", "nineteenth", "twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth",
-           "twenty-fifth", "twenty-sixth", "twenty-seventh", "twenty-eighth", "twenty-ninth", "thirtieth",
-           "thirty-first", "thirty-second", "thirty-third", "thirty-fourth", "thirty-fifth", "thirty-sixth",
-           "thirty-seventh", "thirty-eighth", "thirty-ninth", "fortieth")
+SAMPLES = ORDINALS
 LATER_SAMPLES = {f"{name} sample": name for name in SAMPLES[1:]}
 GROUPS = {  # name printed -> the samples it holds
     **{name: (name,) for name in SAMPLES},
