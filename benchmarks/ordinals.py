@@ -6,4 +6,5 @@ ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "
             "eighteenth", "nineteenth", "twentieth", "twenty-first", "twenty-second", "twenty-third",
             "twenty-fourth", "twenty-fifth", "twenty-sixth", "twenty-seventh", "twenty-eighth", "twenty-ninth",
             "thirtieth", "thirty-first", "thirty-second", "thirty-third", "thirty-fourth", "thirty-fifth",
-            "thirty-sixth", "thirty-seventh", "thirty-eighth", "thirty-ninth", "fortieth")
+            "thirty-sixth", "thirty-seventh", "thirty-eighth", "thirty-ninth", "fortieth",
+            "forty-first", "forty-second", "forty-third", "forty-fourth", "forty-fifth")

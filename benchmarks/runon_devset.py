@@ -2,17 +2,18 @@
 
 - `real`: tests/data/runon_dev.tsv, MSR-VTT train captions labelled by hand by
   sentence (benchmarks/sample_runon_devset.py drew them; ` | ` marks a boundary).
-  It holds twenty-nine samples (column `sample`), labelled by tests/data/LABELLING.md's
+  It holds forty-one samples (column `sample`), labelled by tests/data/LABELLING.md's
   conventions: the rule was developed on the first seven, and the eighth to
   eleventh were scored blind once and their misses read since; `twelfth` and
   `thirteenth` were labelled blind and scored once with the rule settled, before
   they joined, and together they are the rule's honest estimate (`held-out`). The
   eighteenth to twenty-third joined as training data for the boundary model,
-  and so did the twenty-fourth to thirty-third (the twenty-fourth to
-  twenty-seventh after they had served as held-out sets; the gap stratum ran
-  out after the twenty-eighth, so the twenty-ninth and later hold 150 long and
-  110 pronoun captions each). Samples 14-17 and 34-37 are held-out sets, kept
-  outside the repo. `real` is all twenty-nine.
+  and so did the twenty-fourth to forty-fifth (the twenty-fourth to
+  twenty-seventh and thirty-fourth to thirty-seventh after they had served as
+  held-out sets; the gap stratum ran out after the twenty-eighth, so the
+  twenty-ninth and later hold 150 long and 110 pronoun captions each). Samples
+  14-17 and 46-49 are held-out sets, kept outside the repo. `real` is all
+  forty-one.
 - `synthetic`: two one-sentence captions of the same train video joined into
   one, where the boundary is known. Half of them have the second caption's
   subject turned into a pronoun ("a man is ..." -> "he is ..."), as real
@@ -52,8 +53,8 @@ SECOND_LABELLER = REPO / "tests" / "data" / "runon_dev_second_labeller.tsv"
 
 
 # The `sample` column's values, and the names the figures are printed under.
-# Samples 14-17 and 34-37 are the boundary model's held-out sets, kept outside the repo.
-SAMPLE_NAMES = {str(number): ORDINALS[number - 1] for number in (*range(1, 14), *range(18, 34))}
+# Samples 14-17 and 46-49 are the boundary model's held-out sets, kept outside the repo (34-37 were).
+SAMPLE_NAMES = {str(number): ORDINALS[number - 1] for number in (*range(1, 14), *range(18, 46))}
 # Samples labelled blind and scored once with the rule settled, before they joined: the honest estimate.
 HELD_OUT = ("12", "13")
 

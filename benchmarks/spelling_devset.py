@@ -30,7 +30,7 @@ from benchmarks.ordinals import ORDINALS  # noqa: E402
 DEVSET = REPO / "tests" / "data" / "spelling_dev.tsv"
 # The sixteenth sample labelled again, blind, by another person under the same conventions.
 SECOND_LABELLER = REPO / "tests" / "data" / "spelling_dev_second_labeller.tsv"
-SAMPLES = ORDINALS
+SAMPLES = ORDINALS[:40]  # the spelling dev set holds forty samples; the run-on dev set has more
 LATER_SAMPLES = {f"{name} sample": name for name in SAMPLES[1:]}
 GROUPS = {  # name printed -> the samples it holds
     **{name: (name,) for name in SAMPLES},
