@@ -2,18 +2,18 @@
 
 - `real`: tests/data/runon_dev.tsv, MSR-VTT train captions labelled by hand by
   sentence (benchmarks/sample_runon_devset.py drew them; ` | ` marks a boundary).
-  It holds forty-one samples (column `sample`), labelled by tests/data/LABELLING.md's
-  conventions: the rule was developed on the first seven, and the eighth to
-  eleventh were scored blind once and their misses read since; `twelfth` and
-  `thirteenth` were labelled blind and scored once with the rule settled, before
-  they joined, and together they are the rule's honest estimate (`held-out`). The
-  eighteenth to twenty-third joined as training data for the boundary model,
-  and so did the twenty-fourth to forty-fifth (the twenty-fourth to
-  twenty-seventh and thirty-fourth to thirty-seventh after they had served as
-  held-out sets; the gap stratum ran out after the twenty-eighth, so the
-  twenty-ninth and later hold 150 long and 110 pronoun captions each). Samples
-  14-17 and 46-49 are held-out sets, kept outside the repo. `real` is all
-  forty-one.
+  It holds the samples SAMPLE_NAMES lists (column `sample`), labelled by
+  tests/data/LABELLING.md's conventions: the rule was developed on the first
+  seven, and the eighth to eleventh were scored blind once and their misses read
+  since; `twelfth` and `thirteenth` were labelled blind and scored once with the
+  rule settled, before they joined, and together they are the rule's honest
+  estimate (`held-out`). The eighteenth to twenty-third joined as training data
+  for the boundary model, and so did the twenty-fourth to forty-fifth (the
+  twenty-fourth to twenty-seventh and thirty-fourth to thirty-seventh after they
+  had served as held-out sets; the gap stratum ran out after the twenty-eighth,
+  so the twenty-ninth and later hold 150 long and 110 pronoun captions each).
+  Samples 14-17 and 46-49 are held-out sets, kept outside the repo. `real` is
+  all of them.
 - `synthetic`: two one-sentence captions of the same train video joined into
   one, where the boundary is known. Half of them have the second caption's
   subject turned into a pronoun ("a man is ..." -> "he is ..."), as real

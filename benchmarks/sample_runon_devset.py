@@ -17,16 +17,12 @@ The TSV it writes has the caption in the `sentences` column, to be labelled by
 hand: a ` | ` between two words marks a sentence boundary (see
 tests/data/runon_dev.tsv). Captions with fewer than three words are skipped.
 
-tests/data/runon_dev.tsv holds forty-one samples (column `sample`; seeds and sizes
-in the README, step IV), each drawn without the sen_ids of the samples before it.
-Samples 12 and 13 were labelled blind and scored once before they joined: the
-parse rule's held-out estimate. Samples 14-17 and 46-49 stay outside the
-repository, as the boundary model's held-out sets (14-17 were lost with the
-machine they lived on; 24-27 were held out until session 13, 34-37 until session
-16). The gap stratum is nearly used up: after the twenty-eighth sample fewer than
-80 gap captions are left, and later samples are drawn with `--gap 0`. A new sample leaves out the labelled ones
-(`--exclude`, as often as there are files to leave out) and is written outside the
-repository until it has been scored.
+Which samples tests/data/runon_dev.tsv holds, which are kept outside the
+repository as held-out sets, and the seeds and sizes of each are in the README
+(step IV) and benchmarks/runon_devset.py. Since the twenty-eighth sample the gap
+stratum is nearly used up, so samples are drawn with `--gap 0`. A new sample
+leaves out every labelled one (`--exclude`, as often as there are files to leave
+out) and is written outside the repository until it has been scored.
 
 Usage:
     .venv/bin/python benchmarks/sample_runon_devset.py --seed 24024 --long 100 --pronoun 80 --gap 80 \
