@@ -36,7 +36,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from benchmarks.ordinals import ORDINALS  # noqa: E402
-from pipelines.config import SENTENCE_RULES, load_config  # noqa: E402
+from pipelines.config import load_config  # noqa: E402
+from transforms.runon import SENTENCE_RULES  # noqa: E402
 from transforms.boundary_model_training import PRONOUN_FOR, train_split_captions  # noqa: E402
 from transforms.boundary_model_training import read_labelled as read_rows  # noqa: E402
 from transforms.boundary_model_training import marked_boundaries as labelled  # noqa: E402,F401 (tests use it)

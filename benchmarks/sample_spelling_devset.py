@@ -26,7 +26,7 @@ import zipfile
 from pathlib import Path
 
 from benchmarks.sample_runon_devset import ANNOTATIONS, MEMBER, MSRVTT, sen_ids_in
-from pipelines.config import SpellingConfig
+from transforms.spelling import SpellingSettings as SpellingConfig
 from transforms.normalize import normalize_caption
 from transforms.spelling import open_hunspell
 

@@ -1,48 +1,73 @@
-"""The cleaning pipeline: read -> normalize -> spelling -> screen -> dedup -> runon -> [spelling recheck] -> write -> validate."""
-from pipelines.finalize import Finalize
-from pipelines.progress import log_progress
-from pipelines.stats import CountFigures
-from transforms.dedup import RemoveNearDuplicates
+"""The cleaning pipeline: read -> the steps, in order -> spelling recheck -> write -> validate.
+
+STEPS is the one list of the steps. The configuration's sections, the names
+--steps accepts, the step order of the tables, stats.json, the validation and
+the report are all derived from it.
+"""
+from transforms.dedup import Dedup
 from transforms.normalize import Normalize
-from transforms.read import CaptionLimits, ReadMsrVtt
-from transforms.recheck import RecheckSpelling
-from transforms.runon import SplitRunons, TruncateLongCaptions, WordLimit
-from transforms.screen import ScreenCaptions
-from transforms.spelling import CorrectSpelling
-from transforms.write import WriteTables
+from transforms.runon import Runon
+from transforms.screen import Screen
+from transforms.spelling import Spelling
+from transforms.step import runs
+
+STEPS = (
+    Normalize,  # I: special characters
+    Spelling,  # II: spelling, with Hunspell, word lists and the corpus's own counts
+    Screen,  # what the output contract cannot hold goes to removed/ (always runs)
+    Dedup,  # III: near-duplicate captions within a video
+    Runon,  # IV: run-on captions (and step III again on the videos it cut, when asked to)
+)
+# The `step` values of removed/ and edits/, in pipeline order: the reader, then the steps.
+STEP_NAMES = ("read",) + tuple(step.name for step in STEPS)
 
 
-def read_and_correct(pipeline, sources, config):
-    """Read, steps I and II as `config.steps` asks, then screening: what the cleaning and the sweep share."""
+def steps_to_run(config) -> list:
+    """The steps a run with `config` runs, ready to apply."""
+    return [step(config) for step in STEPS if runs(step, config)]
+
+
+def read_and_correct(pipeline, sources, config, last_step: str = "screen"):
+    """Read, then the steps up to and including `last_step`: what the cleaning and the sweep share.
+
+    Returns the videos and, for stats.json, the figures the steps report ('steps/<step>/<figure>').
+    """
+    # Beam is imported here rather than above: the command line and the configuration read
+    # STEPS, and need not wait seconds for Beam to load.
+    from pipelines.apply_step import ApplyStep, compute_figures
+    from pipelines.progress import log_progress
+    from transforms.read import CaptionLimits, ReadMsrVtt
+
     limits = CaptionLimits(config.input.max_caption_words, config.input.max_caption_characters)
-    batches = pipeline | "Read" >> ReadMsrVtt(sources, limits) | log_progress("read")
-    if "normalize" in config.steps:
-        batches = batches | "Normalize" >> Normalize() | log_progress("normalize")
-    if "spelling" in config.steps:
-        batches = batches | "Spelling" >> CorrectSpelling(config.spelling) | log_progress("spelling")
-    return batches | "Screen" >> ScreenCaptions(config.validation) | log_progress("screen")
+    videos = pipeline | "Read" >> ReadMsrVtt(sources, limits) | log_progress("read")
+    reported = {}
+    for step in steps_to_run(config):
+        figures = compute_figures(videos, step)
+        videos = videos | step.name.capitalize() >> ApplyStep(step, figures) | log_progress(step.name)
+        reported.update({f"steps/{step.name}/{name}": figures[name] for name in step.reported_figures})
+        if step.name == last_step:
+            break
+    return videos, reported
 
 
 def build_cleaning(pipeline, sources, output_dir, config):
-    """Add the whole cleaning to `pipeline`; the steps run are those of `config.steps`, in order."""
-    batches = read_and_correct(pipeline, sources, config)
-    word_limit = None
-    if "dedup" in config.steps:
-        batches = batches | "Dedup" >> RemoveNearDuplicates(config.dedup) | log_progress("dedup")
-    if "runon" in config.steps and config.runon.splits_sentences:
-        batches = batches | "Runon" >> SplitRunons(config.runon) | log_progress("runon")
-        if "dedup" in config.steps and config.dedup.until_stable:
-            # A caption cut to its first sentence can be a near-duplicate of another one now.
-            batches = batches | "DedupAfterRunon" >> RemoveNearDuplicates(config.dedup, only_after="runon")
-    elif "runon" in config.steps:
-        word_limit = batches | "RunonWordLimit" >> WordLimit(config.runon.std_multiplier)
-        batches = batches | "Runon" >> TruncateLongCaptions(word_limit, config.runon.splits) | log_progress("runon")
-    if "spelling" in config.steps:
+    """Add the whole cleaning to `pipeline`."""
+    from pipelines.apply_step import ApplyStages
+    from pipelines.finalize import Finalize
+    from pipelines.progress import log_progress
+    from pipelines.stats import CountFigures
+    from transforms.recheck import recheck_round
+    from transforms.write import WriteTables
+
+    videos, reported = read_and_correct(pipeline, sources, config, last_step="")
+    for round_number in range(1, recheck_rounds(config) + 1):
         # The ranked rule's counts, taken again on the cleaned captions (transforms/recheck.py).
-        for round_number in range(1, config.spelling.recheck_rounds + 1):
-            batches = (batches | f"RecheckSpelling{round_number}" >> RecheckSpelling(config, round_number)
-                       | log_progress(f"recheck{round_number}"))
-    written = batches | "Write" >> WriteTables(output_dir, config.output.sen_ids_per_file)
-    rounds = config.spelling.recheck_rounds if "spelling" in config.steps else 0
-    counts = batches | "Figures" >> CountFigures(rounds)
-    return counts | "Finalize" >> Finalize(output_dir, config, written, word_limit, lineage=batches)
+        videos = (videos | f"Recheck{round_number}" >> ApplyStages(recheck_round(config, round_number))
+                  | log_progress(f"recheck{round_number}"))
+    written = videos | "Write" >> WriteTables(output_dir, config.output.sen_ids_per_file, STEP_NAMES)
+    counts = videos | "Figures" >> CountFigures(STEP_NAMES, recheck_rounds(config))
+    return counts | "Finalize" >> Finalize(output_dir, config, STEP_NAMES, written, reported, lineage=videos)
+
+
+def recheck_rounds(config) -> int:
+    return config.spelling.recheck_rounds if "spelling" in config.steps else 0

@@ -12,7 +12,8 @@ import time
 import uuid
 from pathlib import Path
 
-from pipelines.config import ALL_STEPS, RUNON_RULES, ConfigError, load_config, override
+from pipelines.config import ALL_STEPS, ConfigError, load_config, override
+from transforms.runon import RUNON_RULES
 from transforms.errors import CapcleanError, find_error_line
 
 log = logging.getLogger("capclean")

@@ -10,8 +10,8 @@ import posixpath
 
 import apache_beam as beam
 
+from pipelines.clean import steps_to_run
 from pipelines.stats import nest
-from schemas.tables import STEP_ORDER
 from schemas.validation import OutputExpectations, validate_output
 from transforms.write import write_empty_tables
 
@@ -26,13 +26,14 @@ def write_json(path: str, value) -> None:
         handle.write("\n")
 
 
-def output_expectations(config, counts) -> OutputExpectations:
+def output_expectations(config, counts, step_names: tuple) -> OutputExpectations:
     return OutputExpectations(
         allowed_characters=config.validation.allowed_characters,
         splits=tuple(config.validation.splits),
         split_video_ranges=dict(config.validation.split_video_ranges) or None,
         input_records=counts.get("input/captions", 0),
         input_videos=counts.get("steps/screen/videos_passed", 0),
+        steps=tuple(step_names),
     )
 
 
@@ -42,7 +43,7 @@ def unaccounted_captions(batch):
     Captions step IV's `separate` policy made from a run-on are not records read: its
     `runon` rows list their ids, and they are left out of the count.
     """
-    made_by_runon = sum(len(row["new_sen_ids"] or ()) for row in batch.runon)
+    made_by_runon = sum(len(row.new_sen_ids) for row in batch.runon)
     accounted = len(batch.captions) + len(batch.removed) - made_by_runon
     if accounted != batch.input_records:
         yield batch.video_id, batch.input_records, accounted
@@ -59,17 +60,18 @@ def lineage_failure(unaccounted: list) -> list:
             f"(difference {lost}): a step dropped or added a caption without a removed row, e.g. {examples}"]
 
 
-def finalize_output(counts, written_files, word_limit, output_dir, config, unaccounted=()) -> dict:
-    """Write stats.json and the validation result; return the result (success and failure lines)."""
+def finalize_output(counts, written_files, reported, output_dir, config, step_names, unaccounted=()) -> dict:
+    """Write stats.json and the validation result; return the result (success and failure lines).
+
+    `reported`: the figures the steps report ('steps/<step>/<figure>' -> value)."""
     write_empty_tables(output_dir, {table for table, _, _ in written_files})
-    stats = nest(counts)
+    stats = nest({**counts, **reported})
     stats["profile"] = config.profile
-    # Screening runs whatever the steps asked for; the reader too, but stats.json has never listed it.
-    stats["steps_run"] = [step for step in STEP_ORDER if step in config.steps or step == "screen"]
-    if word_limit is not None:
-        stats.setdefault("steps", {}).setdefault("runon", {})["word_limit"] = word_limit
+    # The reader always runs, but stats.json has never listed it.
+    stats["steps_run"] = [step.name for step in steps_to_run(config)]
     write_json(posixpath.join(output_dir, "stats.json"), stats)
-    result = validate_output(output_dir, output_expectations(config, counts), posixpath.join(output_dir, "validation"))
+    result = validate_output(output_dir, output_expectations(config, counts, step_names),
+                             posixpath.join(output_dir, "validation"))
     failures = lineage_failure(list(unaccounted)) + result.failures
     summary = {"success": not failures, "failures": failures}
     write_json(posixpath.join(output_dir, RESULT_FILE), summary)
@@ -77,21 +79,33 @@ def finalize_output(counts, written_files, word_limit, output_dir, config, unacc
 
 
 class Finalize(beam.PTransform):
-    """counts -> stats.json and the validation result; `lineage` is the stream of VideoBatch that was written."""
+    """counts -> stats.json and the validation result; `lineage` is the stream of VideoBatch that was written.
 
-    def __init__(self, output_dir, config, written_files, word_limit=None, lineage=None):
+    `reported`: 'steps/<step>/<figure>' -> the one-element PCollection of a figure a step reports."""
+
+    def __init__(self, output_dir, config, step_names, written_files, reported=None, lineage=None):
         super().__init__()
         self._output_dir = output_dir
         self._config = config
+        self._step_names = tuple(step_names)
         self._written_files = written_files
-        self._word_limit = word_limit
+        self._reported = reported or {}
         self._lineage = lineage
 
     def expand(self, counts):
-        word_limit = beam.pvalue.AsSingleton(self._word_limit) if self._word_limit is not None else None
+        reported = beam.pvalue.AsDict(figure_pairs(counts.pipeline, self._reported))
         unaccounted = ()
         if self._lineage is not None:
             unaccounted = beam.pvalue.AsList(self._lineage | "UnaccountedCaptions" >> beam.FlatMap(unaccounted_captions))
         return counts | "StatsAndValidation" >> beam.Map(
-            finalize_output, beam.pvalue.AsList(self._written_files), word_limit, self._output_dir, self._config,
-            unaccounted)
+            finalize_output, beam.pvalue.AsList(self._written_files), reported, self._output_dir, self._config,
+            self._step_names, unaccounted)
+
+
+def figure_pairs(pipeline, reported: dict):
+    """{path: one-element PCollection} -> one PCollection of (path, value) pairs."""
+    pairs = [figure | f"Pair{path.replace('/', '_')}" >> beam.Map(lambda value, path=path: (path, value))
+             for path, figure in reported.items()]
+    if not pairs:
+        return pipeline | "NoReportedFigures" >> beam.Create([])
+    return pairs | "ReportedFigures" >> beam.Flatten()

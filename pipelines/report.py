@@ -31,7 +31,8 @@ import pandas as pd  # noqa: E402
 import pyarrow as pa  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
 
-from schemas.tables import STEP_ORDER, TABLES  # noqa: E402
+from pipelines.clean import STEP_NAMES  # noqa: E402
+from schemas.tables import TABLES  # noqa: E402
 
 # The four figures of the paper's Table 3, as stats.json names them.
 STEP_FIGURES = (
@@ -176,8 +177,8 @@ def input_captions(captions: pd.DataFrame, removed: pd.DataFrame, edits: pd.Data
 
 def earliest_before_by_sen_id(edits: pd.DataFrame) -> pd.Series:
     """sen_id -> the `before` of the first step (in pipeline order) that edited it."""
-    step_rank = {step: rank for rank, step in enumerate(STEP_ORDER)}
-    ordered = (edits.assign(rank=edits["step"].map(step_rank).fillna(len(STEP_ORDER)))
+    step_rank = {step: rank for rank, step in enumerate(STEP_NAMES)}
+    ordered = (edits.assign(rank=edits["step"].map(step_rank).fillna(len(STEP_NAMES)))
                .sort_values(["sen_id", "rank"], kind="stable"))
     first = ordered.drop_duplicates("sen_id")
     return pd.Series(first["before"].to_numpy(dtype=object), index=first["sen_id"].to_numpy())
@@ -245,7 +246,7 @@ def counts_section(runs: list[Run]) -> str:
 
 
 def steps_section(runs: list[Run]) -> str:
-    steps = list(STEP_ORDER) + sorted({step for run in runs for step in run.stats.get("steps", {})} - set(STEP_ORDER))
+    steps = list(STEP_NAMES) + sorted({step for run in runs for step in run.stats.get("steps", {})} - set(STEP_NAMES))
 
     def value(run, step, figure):
         figures = step_figures(run, step)
@@ -423,8 +424,8 @@ def examples_section(runs: list[Run]) -> str:
 
 def step_examples(run: Run) -> str:
     edits = run.edits
-    steps = [step for step in STEP_ORDER if (edits["step"] == step).any()]
-    steps += sorted(set(edits["step"]) - set(STEP_ORDER))
+    steps = [step for step in STEP_NAMES if (edits["step"] == step).any()]
+    steps += sorted(set(edits["step"]) - set(STEP_NAMES))
     if not steps:
         return "<p>No step edited a caption in this run.</p>"
     parts = []
@@ -529,7 +530,7 @@ def duplicate_groups(run: Run) -> str:
 
 
 def removed_section(runs: list[Run]) -> str:
-    steps = list(STEP_ORDER) + sorted({step for run in runs for step in run.removed["step"]} - set(STEP_ORDER))
+    steps = list(STEP_NAMES) + sorted({step for run in runs for step in run.removed["step"]} - set(STEP_NAMES))
 
     def value(run, step, _column):
         if step == "total":
@@ -546,7 +547,7 @@ def removal_reasons(run: Run) -> str:
     parts = []
     if not (run.removed["step"] == "read").any():
         parts.append("<p>The reader removed no record: every input record was usable.</p>")
-    for step in [step for step in STEP_ORDER if step != "dedup"] + sorted(set(run.removed["step"]) - set(STEP_ORDER)):
+    for step in [step for step in STEP_NAMES if step != "dedup"] + sorted(set(run.removed["step"]) - set(STEP_NAMES)):
         reasons = run.removed.loc[run.removed["step"] == step, "reason"].value_counts()
         if reasons.empty:
             continue

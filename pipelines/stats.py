@@ -8,18 +8,17 @@ from collections import Counter
 import apache_beam as beam
 
 from transforms.batch import tokens_changed
-from transforms.recheck import recheck_label
+from transforms.recheck import respelled_ids
 
-STEPS = ("read", "normalize", "spelling", "screen", "dedup", "runon")
 # The steps that judge captions against each other: they may drop a caption but
 # never a video's last one (the others judge each caption alone).
 COMPARING_STEPS = ("dedup", "runon")
 
 
-def video_counts(batch, recheck_rounds: int = 0) -> Counter:
-    """What one video contributes to the figures, as 'path/to/figure' -> count."""
+def video_counts(batch, step_names: tuple, recheck_rounds: int = 0) -> Counter:
+    """What one video contributes to the figures, as 'path/to/figure' -> count; `step_names` in pipeline order."""
     counts = Counter()
-    usable = batch.input_records - sum(1 for row in batch.removed if row["step"] == "read")
+    usable = batch.input_records - sum(1 for row in batch.removed if row.step == "read")
     counts["input/captions"] += batch.input_records
     if batch.split is not None:
         counts["input/videos"] += 1
@@ -27,21 +26,20 @@ def video_counts(batch, recheck_rounds: int = 0) -> Counter:
         if usable:
             counts["input/videos_with_captions"] += 1
             counts[f"input/videos_by_split/{batch.split}"] += 1
-    if batch.captions or any(row["step"] in COMPARING_STEPS for row in batch.removed):
+    if batch.captions or any(row.step in COMPARING_STEPS for row in batch.removed):
         counts["steps/screen/videos_passed"] += 1  # videos that must keep a caption
-    for step in STEPS:
+    for step in step_names:
         _count_step(counts, batch, step)
     for row in batch.corrections:
-        counts[f"steps/spelling/tokens_changed_by_rule/{row['rule']}"] += 1
+        counts[f"steps/spelling/tokens_changed_by_rule/{row.rule}"] += 1
     counts["steps/spelling/tokens_flagged"] += len(batch.flagged)
     for round_number in range(1, recheck_rounds + 1):
-        label = recheck_label(round_number)
         counts[f"steps/spelling/recheck_captions_changed/round_{round_number}"] += len(
-            {row["sen_id"] for row in batch.edits if row["step"] == "spelling" and row["rule"].startswith(label)})
+            respelled_ids(batch, round_number))
     for row in batch.runon:
         counts[f"steps/runon/captions_split_by_split/{batch.split}"] += 1
-        counts[f"steps/runon/sentences_by_split/{batch.split}"] += len(row["sentences"])
-        counts[f"steps/runon/captions_added_by_split/{batch.split}"] += len(row["new_sen_ids"])
+        counts[f"steps/runon/sentences_by_split/{batch.split}"] += len(row.sentences)
+        counts[f"steps/runon/captions_added_by_split/{batch.split}"] += len(row.new_sen_ids)
     counts["steps/runon/captions_split"] += len(batch.runon)
     if batch.captions:
         counts["output/captions"] += len(batch.captions)
@@ -52,17 +50,17 @@ def video_counts(batch, recheck_rounds: int = 0) -> Counter:
 
 
 def _count_step(counts, batch, step):
-    edits = [row for row in batch.edits if row["step"] == step]
-    removed = [row for row in batch.removed if row["step"] == step]
+    edits = [row for row in batch.edits if row.step == step]
+    removed = [row for row in batch.removed if row.step == step]
     prefix = f"steps/{step}"
-    counts[f"{prefix}/captions_changed"] += len({row["sen_id"] for row in edits})
+    counts[f"{prefix}/captions_changed"] += len({row.sen_id for row in edits})
     counts[f"{prefix}/captions_removed"] += len(removed)
     counts[f"{prefix}/videos_touched"] += 1 if edits or removed else 0
     if step == "spelling":
         counts[f"{prefix}/tokens_changed"] += len(batch.corrections)
     else:
-        counts[f"{prefix}/tokens_changed"] += sum(tokens_changed(row["before"], row["after"]) for row in edits)
-    counts[f"{prefix}/tokens_removed"] += sum(len((row["caption"] or "").split()) for row in removed)
+        counts[f"{prefix}/tokens_changed"] += sum(tokens_changed(row.before, row.after) for row in edits)
+    counts[f"{prefix}/tokens_removed"] += sum(len((row.caption or "").split()) for row in removed)
 
 
 def add_counts(all_counts) -> Counter:
@@ -87,13 +85,14 @@ def nest(counts: dict) -> dict:
 class CountFigures(beam.PTransform):
     """VideoBatch -> one Counter with the whole run's figures."""
 
-    def __init__(self, recheck_rounds: int = 0):
+    def __init__(self, step_names: tuple, recheck_rounds: int = 0):
         super().__init__()
+        self._step_names = tuple(step_names)
         self._recheck_rounds = recheck_rounds
 
     def expand(self, batches):
         return (
             batches
-            | "VideoCounts" >> beam.Map(video_counts, self._recheck_rounds)
+            | "VideoCounts" >> beam.Map(video_counts, self._step_names, self._recheck_rounds)
             | "AddCounts" >> beam.CombineGlobally(add_counts)
         )

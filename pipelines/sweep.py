@@ -76,7 +76,7 @@ def plot_sweep(rows, path):
 
 
 def build_sweep(pipeline, sources, output_dir, config, grid):
-    batches = read_and_correct(pipeline, sources, config)
+    batches, _ = read_and_correct(pipeline, sources, config)
     order = {point: rank for rank, point in enumerate(grid)}
     return (
         batches

@@ -10,7 +10,7 @@ from collections import defaultdict
 
 from pipelines.config import load_config
 from transforms.batch import rewrite_captions
-from transforms.corpus import PhraseCountsFn, TokenStatsFn, video_phrases
+from transforms.corpus import corpus_statistics  # noqa: F401 (the benchmarks read it from here)
 from transforms.normalize import normalize_caption
 from transforms.read import read_input
 from transforms.spelling import RankedCorrection, Speller, WordLists
@@ -22,18 +22,6 @@ COLUMNS = ("token", "count", "videos", "decision", "rule", "replacement", "candi
 def normalized_batches(input_path: str) -> list:
     """Every video of the input after step I."""
     return [rewrite_captions(batch, "normalize", normalize_caption) for batch in read_input(input_path)]
-
-
-def corpus_statistics(batches) -> tuple:
-    """(token stats, phrase counts), as the pipeline's CorpusStatistics computes them."""
-    return _combine(TokenStatsFn(), batches), _combine(PhraseCountsFn(), map(video_phrases, batches))
-
-
-def _combine(combine_fn, elements):
-    accumulator = combine_fn.create_accumulator()
-    for element in elements:
-        accumulator = combine_fn.add_input(accumulator, element)
-    return combine_fn.extract_output(accumulator)
 
 
 def ranked_speller(config, stats, phrases) -> RankedCorrection:

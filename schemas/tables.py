@@ -58,7 +58,7 @@ FLAGGED = pa.schema([
     pa.field("candidate", pa.string()),
 ])
 
-# One row per caption step IV's `parse` rule split: its sentences (joined by
+# One row per caption step IV's `parse` or `model` rule split: its sentences (joined by
 # spaces they give back the caption), the policy applied and what it did.
 # `new_sen_ids` are the ids of the captions the `separate` policy made from
 # sentences 2, 3, ... (empty for the other policies); `sen_id` keeps the first.
@@ -80,6 +80,3 @@ TABLES = {
     "flagged": FLAGGED,
     "runon": RUNON,
 }
-
-# The order the pipeline's steps run in; rows of a table are sorted by it.
-STEP_ORDER = ("read", "normalize", "spelling", "screen", "dedup", "runon")

@@ -31,7 +31,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from schemas.tables import STEP_ORDER, TABLES
+from schemas.tables import TABLES
 
 # The name of the one Data Docs site GX builds.
 DOCS_SITE = "capclean"
@@ -89,6 +89,8 @@ class OutputExpectations:
     # Videos with a caption that passed the checks of each caption alone (read to
     # screen): the steps that compare captions must leave each of them one.
     input_videos: int
+    # The `step` values removed/ and edits/ may hold: the reader and the pipeline's steps.
+    steps: tuple[str, ...]
 
 
 @dataclass
@@ -132,9 +134,9 @@ def validate_output(
     checks = [
         TableCheck("captions", frames["captions"], captions_expectations(expectations),
                    id_columns=["sen_id"]),
-        TableCheck("removed", frames["removed"], removed_expectations(),
+        TableCheck("removed", frames["removed"], removed_expectations(expectations.steps),
                    id_columns=["sen_id", "step"]),
-        TableCheck("edits", frames["edits"], edits_expectations(),
+        TableCheck("edits", frames["edits"], edits_expectations(expectations.steps),
                    id_columns=["sen_id", "step"]),
         TableCheck("corrections", frames["corrections"], corrections_expectations(),
                    id_columns=["sen_id", "position"]),
@@ -241,12 +243,12 @@ def outside_character_set(allowed_characters: str) -> str:
     return f"[^{escaped}]"
 
 
-def removed_expectations() -> list[Any]:
+def removed_expectations(steps: tuple[str, ...]) -> list[Any]:
     gxe = great_expectations().expectations
     Column = gxe.row_conditions.Column
 
     return contract_expectations(TABLES["removed"]) + [
-        gxe.ExpectColumnValuesToBeInSet(column="step", value_set=list(STEP_ORDER)),
+        gxe.ExpectColumnValuesToBeInSet(column="step", value_set=list(steps)),
         gxe.ExpectColumnValueLengthsToBeBetween(column="reason", min_value=1),
         # A duplicate names the caption it duplicates; nothing else does.
         gxe.ExpectColumnValuesToNotBeNull(
@@ -265,12 +267,12 @@ def runon_expectations() -> list[Any]:
     ]
 
 
-def edits_expectations() -> list[Any]:
+def edits_expectations(steps: tuple[str, ...]) -> list[Any]:
     gxe = great_expectations().expectations
 
     # before != after is checked on the derived edit_changes table.
     return contract_expectations(TABLES["edits"]) + [
-        gxe.ExpectColumnValuesToBeInSet(column="step", value_set=list(STEP_ORDER)),
+        gxe.ExpectColumnValuesToBeInSet(column="step", value_set=list(steps)),
     ]
 
 

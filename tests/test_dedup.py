@@ -62,8 +62,8 @@ def test_remove_near_duplicates_records_each_removal_with_the_kept_caption():
     assert [c.sen_id for c in result.captions] == [11, 12]
     assert len(result.removed) == 1
     row = result.removed[0]
-    assert (row["sen_id"], row["kept_sen_id"], row["step"]) == (10, 11, "dedup")
-    assert "opened a near-duplicate group" in row["reason"]
+    assert (row.sen_id, row.kept_sen_id, row.step) == (10, 11, "dedup")
+    assert "opened a near-duplicate group" in row.reason
     assert [c.sen_id for c in batch.captions] == [10, 11, 12]  # the input is not mutated
 
 
@@ -112,15 +112,21 @@ def test_until_stable_removes_the_near_duplicates_a_single_greedy_pass_leaves():
     assert not any(caption_similarity(a, b) >= 0.85 for i, a in enumerate(kept) for b in kept[i + 1:])
     assert len(stable.captions) + len(stable.removed) == len(texts) and [c.sen_id for c in stable.captions] == [2]
     kept_ids = {c.sen_id for c in stable.captions}
-    assert all(row["kept_sen_id"] in kept_ids for row in stable.removed)
+    assert all(row.kept_sen_id in kept_ids for row in stable.removed)
     assert remove_near_duplicates(stable, 0, 0.85, until_stable=True).removed == stable.removed
 
 
-def test_dedup_after_a_later_step_touches_only_the_videos_that_step_changed():
-    from transforms.dedup import remove_near_duplicates_if_changed
+def test_step_four_runs_step_three_again_only_on_the_videos_it_cut():
+    from pipelines.config import load_config, override
+    from transforms.lineage import EditRow
+    from transforms.runon import Runon
 
+    config = override(load_config("default"), "dedup", until_stable=True)
+    runon = Runon(config)
+    runon._find = lambda texts: [[text] for text in texts]  # a finder that splits nothing
     batch = make_batch(["a girl is singing", "a girl is singing"])
-    assert remove_near_duplicates_if_changed(batch, "runon", 0, 0.85, True) is batch
-    changed = replace(batch, edits=[{"sen_id": 1, "step": "runon"}])
-    after = remove_near_duplicates_if_changed(changed, "runon", 0, 0.85, True)
-    assert [c.sen_id for c in after.captions] == [0] and after.removed[0]["kept_sen_id"] == 0
+    assert runon.process_group([batch]) == [batch]
+    cut = replace(batch, edits=[EditRow(1, batch.video_id, "runon", "model:first", "a girl is singing too",
+                                        "a girl is singing")])
+    (after,) = runon.process_group([cut])
+    assert [c.sen_id for c in after.captions] == [0] and after.removed[0].kept_sen_id == 0

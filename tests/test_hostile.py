@@ -114,16 +114,16 @@ def test_the_reader_puts_every_hostile_record_somewhere():
     assert len(kept) + len(removed) == len(HOSTILE) == sum(b.input_records for b in batches.values())
     for sentence, step, reason in HOSTILE:
         if step == "read":
-            assert any(reason in row["reason"] for row in removed), reason
-    assert all(row["step"] == "read" for row in removed)
-    assert all(isinstance(row["caption"], (str, type(None))) for row in removed)
+            assert any(reason in row.reason for row in removed), reason
+    assert all(row.step == "read" for row in removed)
+    assert all(isinstance(row.caption, (str, type(None))) for row in removed)
 
 
 def test_a_caption_with_a_lone_surrogate_is_stored_escaped():
     batches = read_all({"videos": [video(1)], "sentences": [record(6, 1, "a dog \ud800 runs")]})
     row = batches["video1"].removed[0]
-    assert row["caption"] == "a dog \\ud800 runs"
-    row["caption"].encode("utf-8")
+    assert row.caption == "a dog \\ud800 runs"
+    row.caption.encode("utf-8")
 
 
 @pytest.mark.parametrize("caption, limits, reason", [
@@ -142,14 +142,14 @@ def test_duplicate_video_records_alike_are_one_video_and_unlike_ones_make_its_ca
                         "sentences": [record(1, 4, "a"), record(2, 5, "b")]})
     assert [c.sen_id for c in batches["video4"].captions] == [1]
     assert batches["video5"].captions == []
-    assert batches["video5"].removed[0]["reason"] == (
+    assert batches["video5"].removed[0].reason == (
         "video 'video5' has two different records in the video table (split 'train' and 'test')")
 
 
 def test_duplicate_video_records_in_two_files_that_differ():
     batch, = read_documents([{"videos": [video(5)], "sentences": [record(1, 5, "a")]},
                              {"videos": [video(5, category=9)], "sentences": []}])
-    assert batch.captions == [] and "category 3 and 9" in batch.removed[0]["reason"]
+    assert batch.captions == [] and "category 3 and 9" in batch.removed[0].reason
 
 
 @pytest.mark.parametrize("content, message", [
@@ -194,9 +194,9 @@ def test_bytes_that_are_not_utf8_make_one_record_unusable_not_the_file(tmp_path)
     folder = write_hostile_input(tmp_path)
     document = load_annotations(find_annotation_files(str(folder))[0])
     batches = read_all(document)
-    row = next(row for row in batches["video3"].removed if row["sen_id"] == 31)
-    assert row["reason"].startswith("caption is not valid text")
-    assert row["caption"] == "caf\\udce9 latin-1 bytes"
+    row = next(row for row in batches["video3"].removed if row.sen_id == 31)
+    assert row.reason.startswith("caption is not valid text")
+    assert row.caption == "caf\\udce9 latin-1 bytes"
 
 
 def test_screening_names_the_characters():
@@ -213,8 +213,8 @@ def test_screening_removes_only_what_the_contract_cannot_hold():
     batch = VideoBatch("video1", "train", 3, [Caption(1, "a man"), Caption(2, "a  man"), Caption(3, "un caf\u00e9")])
     screened = screen_video(batch, ALLOWED, ("train", "test"))
     assert [c.sen_id for c in screened.captions] == [1]
-    assert [(row["sen_id"], row["step"]) for row in screened.removed] == [(2, "screen"), (3, "screen")]
-    assert screened.removed[0]["reason"] == "caption is not words separated by single spaces"
+    assert [(row.sen_id, row.step) for row in screened.removed] == [(2, "screen"), (3, "screen")]
+    assert screened.removed[0].reason == "caption is not words separated by single spaces"
     assert screen_video(batch, ALLOWED + "\u00e9 ", ("train",)).captions[-1].sen_id == 3
     assert screen_video(batch, ALLOWED, ("test",)).captions == []
 

@@ -12,6 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from pipelines.cli import main
+from pipelines.clean import STEP_NAMES
 from schemas.validation import OutputExpectations, validate_output
 from transforms.spelling import read_mapping, read_word_list
 
@@ -160,7 +161,8 @@ def test_a_corrupted_output_fails_the_suites(paper_output, tmp_path):
         allowed_characters="abcdefghijklmnopqrstuvwxyz0123456789 $%&'-éèêëàâäáçñóôöüïîí",
         splits=("train", "validate", "test"),
         split_video_ranges={"train": (0, 6512), "validate": (6513, 7009), "test": (7010, 9999)},
-        input_records=figures["input"]["captions"], input_videos=figures["input"]["videos_with_captions"]),
+        input_records=figures["input"]["captions"], input_videos=figures["input"]["videos_with_captions"],
+        steps=STEP_NAMES),
         None)
     assert not result.success
     text = "\n".join(result.failures)

@@ -56,7 +56,7 @@ def test_unusable_records_go_to_removed_with_a_reason(record, reason):
     batches = read_all(annotations([video(0)], [sentence(0, 0, "fine"), record]))
     removed = [row for batch in batches.values() for row in batch.removed]
     assert len(removed) == 1
-    assert removed[0]["step"] == "read" and reason in removed[0]["reason"]
+    assert removed[0].step == "read" and reason in removed[0].reason
     assert sum(batch.input_records for batch in batches.values()) == 2
 
 

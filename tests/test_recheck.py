@@ -1,10 +1,12 @@
 """The spelling recheck (transforms/recheck.py) and step IV on chosen captions, on hand-made videos."""
 import pytest
 
+from pipelines.clean import STEP_NAMES
 from pipelines.config import ConfigError, load_config, override
 from pipelines.stats import video_counts
 from transforms.batch import Caption, VideoBatch
-from transforms.recheck import recheck_spelling
+from transforms.lineage import CorrectionRow, EditRow, FlaggedRow, RunonRow
+from transforms.recheck import recheck_spelling, respelled_ids
 from transforms.runon import split_some_captions
 
 
@@ -31,34 +33,31 @@ def cleaned_video():
     """A video as steps II-IV left it: one caption corrected before, two tokens flagged by step II."""
     batch = VideoBatch("video3", "train", 5, [Caption(1, "a man plays batmanton"), Caption(2, "a gril sings")],
                        input_records=2)
-    batch.edits = [{"sen_id": 2, "video_id": "video3", "step": "spelling", "rule": "ranked",
-                    "before": "a gril sngs", "after": "a gril sings"}]
-    batch.corrections = [{"sen_id": 2, "position": 2, "original": "sngs", "replacement": "sings", "rule": "ranked",
-                          "score": 0.9}]
-    batch.flagged = [{"sen_id": 1, "position": 3, "token": "batmanton", "reason": "rare", "candidate": "badminton"},
-                     {"sen_id": 2, "position": 1, "token": "gril", "reason": "unclear", "candidate": "girl"}]
+    batch.edits = [EditRow(2, "video3", "spelling", "ranked", "a gril sngs", "a gril sings")]
+    batch.corrections = [CorrectionRow(2, 2, "sngs", "sings", "ranked", 0.9)]
+    batch.flagged = [FlaggedRow(1, 3, "batmanton", "rare", "badminton"), FlaggedRow(2, 1, "gril", "unclear", "girl")]
     return batch
 
 
 def test_a_round_that_changes_nothing_returns_the_video_as_it_was():
     batch = cleaned_video()
-    again, changed = recheck_spelling(batch, WordSwapper({}, flags=("batmanton", "gril")), 1)
-    assert again is batch and changed == set()
+    again = recheck_spelling(batch, WordSwapper({}, flags=("batmanton", "gril")), 1)
+    assert again is batch and respelled_ids(again, 1) == set()
 
 
 def test_a_round_adds_its_corrections_and_unflags_what_it_corrected():
-    again, changed = recheck_spelling(cleaned_video(), WordSwapper({"batmanton": "badminton"}, ("gril",)), 2)
-    assert changed == {1}
+    again = recheck_spelling(cleaned_video(), WordSwapper({"batmanton": "badminton"}, ("gril",)), 2)
+    assert respelled_ids(again, 2) == {1} and respelled_ids(again, 1) == set()
     assert [c.text for c in again.captions] == ["a man plays badminton", "a gril sings"]
-    assert [(row["sen_id"], row["rule"]) for row in again.edits] == [(2, "ranked"), (1, "recheck 2: ranked")]
-    assert [row["original"] for row in again.corrections] == ["sngs", "batmanton"]
+    assert [(row.sen_id, row.rule) for row in again.edits] == [(2, "ranked"), (1, "recheck 2: ranked")]
+    assert [row.original for row in again.corrections] == ["sngs", "batmanton"]
     # Still flagged once, not twice: the round's own flags of unchanged tokens are not added.
-    assert [row["token"] for row in again.flagged] == ["gril"]
+    assert [row.token for row in again.flagged] == ["gril"]
 
 
 def test_the_figures_give_the_captions_each_round_changed_and_zero_for_a_round_that_changed_none():
-    again, _ = recheck_spelling(cleaned_video(), WordSwapper({"batmanton": "badminton"}), 1)
-    counts = video_counts(again, recheck_rounds=2)
+    again = recheck_spelling(cleaned_video(), WordSwapper({"batmanton": "badminton"}), 1)
+    counts = video_counts(again, STEP_NAMES, recheck_rounds=2)
     assert counts["steps/spelling/recheck_captions_changed/round_1"] == 1
     assert "steps/spelling/recheck_captions_changed/round_2" in counts
     assert counts["steps/spelling/recheck_captions_changed/round_2"] == 0
@@ -80,19 +79,18 @@ def test_step_four_on_chosen_captions_parses_only_those():
                                               Caption(2, "a girl sings then she bows")], input_records=2)
     done = split_some_captions(batch, {2}, split_on_then, config)
     assert [c.text for c in done.captions] == ["a man sings then he dances", "a girl sings"]
-    assert [(row["sen_id"], row["sentences"]) for row in done.runon] == [(2, ["a girl sings", "then she bows"])]
+    assert [(row.sen_id, row.sentences) for row in done.runon] == [(2, ("a girl sings", "then she bows"))]
 
 
 def test_a_caption_split_again_keeps_one_runon_row_with_all_its_sentences():
     config = load_config("default").runon
     batch = VideoBatch("video3", "train", 5, [Caption(1, "a man sings then he dances")], input_records=1)
-    batch.runon = [{"sen_id": 1, "video_id": "video3", "split": "train", "policy": "first", "new_sen_ids": [],
-                    "sentences": ["a man sings then he dances", "and the crowd cheers"],
-                    "action": "kept the first of 2 sentences"}]
+    batch.runon = [RunonRow(1, "video3", "train", ("a man sings then he dances", "and the crowd cheers"), "first",
+                            "kept the first of 2 sentences")]
     done = split_some_captions(batch, {1}, split_on_then, config)
     assert [c.text for c in done.captions] == ["a man sings"]
     assert len(done.runon) == 1
-    assert done.runon[0]["sentences"] == ["a man sings", "then he dances", "and the crowd cheers"]
+    assert done.runon[0].sentences == ("a man sings", "then he dances", "and the crowd cheers")
 
 
 def test_step_four_leaves_a_split_the_policy_does_not_cover():

@@ -1,5 +1,6 @@
 import statistics
 
+from transforms.lineage import EditRow
 from transforms.batch import Caption, VideoBatch
 from transforms.runon import add_moments, length_moments, truncate_caption, truncate_long_captions, word_limit
 
@@ -25,7 +26,6 @@ def test_truncate_cuts_to_the_first_words():
 def test_only_the_named_splits_are_truncated_and_edits_say_so():
     train = truncate_long_captions(batch("train", "a b c d e", "a b"), 3, ("train", "validate"))
     assert [c.text for c in train.captions] == ["a b c", "a b"]
-    assert train.edits == [{"sen_id": 0, "video_id": "video1", "step": "runon", "rule": "truncate>3",
-                            "before": "a b c d e", "after": "a b c"}]
+    assert train.edits == [EditRow(0, "video1", "runon", "truncate>3", "a b c d e", "a b c")]
     test = truncate_long_captions(batch("test", "a b c d e"), 3, ("train", "validate"))
     assert [c.text for c in test.captions] == ["a b c d e"] and test.edits == []

@@ -14,6 +14,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from pipelines.clean import STEP_NAMES
 from schemas.tables import TABLES
 from schemas.validation import (
     OutputExpectations,
@@ -65,6 +66,7 @@ EXPECTED = OutputExpectations(
     split_video_ranges={"train": (0, 6), "validate": (7, 7), "test": (8, 9)},
     input_records=9,
     input_videos=3,
+    steps=STEP_NAMES,
 )
 
 

@@ -1,30 +1,30 @@
 import pyarrow.parquet as pq
 
+from pipelines.clean import STEP_NAMES
 from pipelines.stats import add_counts, nest, video_counts
 from schemas.tables import TABLES
-from transforms.batch import Caption, VideoBatch, removed_row, tokens_changed
+from transforms.batch import Caption, VideoBatch, tokens_changed
+from transforms.lineage import CaptionRow, CorrectionRow, EditRow, removed
 from transforms.write import rows_by_file, write_empty_tables, write_table_file
 
 
 def sample_batch():
     batch = VideoBatch("video3", "train", 5, [Caption(120_001, "a cat"), Caption(7, "a dog")], input_records=4)
-    batch.removed = [removed_row(batch, 99, "a dog too", "dedup", "near-duplicate", kept_sen_id=7),
-                     removed_row(batch, None, None, "read", "sen_id is not a 64-bit integer: 'x'")]
-    batch.edits = [{"sen_id": 7, "video_id": "video3", "step": "spelling", "rule": "suggestion",
-                    "before": "a dgo", "after": "a dog"}]
-    batch.corrections = [{"sen_id": 7, "position": 1, "original": "dgo", "replacement": "dog", "rule": "suggestion"}]
+    batch.removed = [removed(batch, 99, "a dog too", "dedup", "near-duplicate", kept_sen_id=7),
+                     removed(batch, None, None, "read", "sen_id is not a 64-bit integer: 'x'")]
+    batch.edits = [EditRow(7, "video3", "spelling", "suggestion", "a dgo", "a dog")]
+    batch.corrections = [CorrectionRow(7, 1, "dgo", "dog", "suggestion")]
     return batch
 
 
 def test_rows_go_to_the_file_of_their_sen_id_range():
     files = dict(rows_by_file(sample_batch(), 50_000))
     assert sorted(files) == [("captions", 0), ("captions", 2), ("corrections", 0), ("edits", 0), ("removed", 0)]
-    assert [row["sen_id"] for row in files[("captions", 2)]] == [120_001]
+    assert [row.sen_id for row in files[("captions", 2)]] == [120_001]
 
 
 def test_a_table_file_is_sorted_typed_and_byte_identical_when_rewritten(tmp_path):
-    rows = [{"video_id": "video1", "sen_id": n, "split": "test", "category": 2, "caption": f"c {n}"}
-            for n in (5, 1, 3)]
+    rows = [CaptionRow("video1", n, "test", 2, f"c {n}") for n in (5, 1, 3)]
     first, second = tmp_path / "a.parquet", tmp_path / "b.parquet"
     assert write_table_file(rows, "captions", str(first)) == 3
     write_table_file(list(reversed(rows)), "captions", str(second))
@@ -36,7 +36,7 @@ def test_a_table_file_is_sorted_typed_and_byte_identical_when_rewritten(tmp_path
 
 def test_removed_rows_sort_by_sen_id_with_missing_ids_last(tmp_path):
     path = tmp_path / "removed.parquet"
-    write_table_file(sample_batch().removed, "removed", str(path))
+    write_table_file(sample_batch().removed, "removed", str(path), STEP_NAMES)
     assert pq.read_table(path).column("sen_id").to_pylist() == [99, None]
 
 
@@ -49,7 +49,7 @@ def test_empty_tables_still_read_with_their_schema(tmp_path):
 
 
 def test_figures_of_a_video():
-    counts = video_counts(sample_batch())
+    counts = video_counts(sample_batch(), STEP_NAMES)
     assert counts["input/captions"] == 4
     assert counts["input/captions_by_split/train"] == 3  # one record was unusable at read
     assert counts["steps/spelling/captions_changed"] == 1 and counts["steps/spelling/tokens_changed"] == 1
@@ -59,7 +59,7 @@ def test_figures_of_a_video():
 
 
 def test_figures_add_up_and_nest():
-    total = add_counts([video_counts(sample_batch()), video_counts(sample_batch())])
+    total = add_counts([video_counts(sample_batch(), STEP_NAMES), video_counts(sample_batch(), STEP_NAMES)])
     stats = nest(total)
     assert stats["input"]["captions"] == 8
     assert stats["steps"]["spelling"]["tokens_changed_by_rule"] == {"suggestion": 2}

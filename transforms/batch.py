@@ -10,6 +10,8 @@ from typing import Callable, Optional
 
 from rapidfuzz.distance import LCSseq
 
+from transforms import lineage
+
 
 @dataclass
 class Caption:
@@ -24,23 +26,12 @@ class VideoBatch:
     category: Optional[int]
     captions: list  # of Caption, sorted by sen_id
     input_records: int = 0  # caption records read for this video, usable or not
-    removed: list = field(default_factory=list)  # rows of schemas.tables.REMOVED
-    edits: list = field(default_factory=list)  # rows of schemas.tables.EDITS
-    corrections: list = field(default_factory=list)  # rows of schemas.tables.CORRECTIONS
-    flagged: list = field(default_factory=list)  # rows of schemas.tables.FLAGGED
-    runon: list = field(default_factory=list)  # rows of schemas.tables.RUNON
-
-
-def removed_row(batch, sen_id, caption, step, reason, kept_sen_id=None):
-    return {
-        "sen_id": sen_id,
-        "video_id": batch.video_id,
-        "split": batch.split,
-        "caption": caption,
-        "step": step,
-        "reason": reason,
-        "kept_sen_id": kept_sen_id,
-    }
+    # The lineage: rows of transforms/lineage.py, one list per table.
+    removed: list = field(default_factory=list)  # of RemovedRow
+    edits: list = field(default_factory=list)  # of EditRow
+    corrections: list = field(default_factory=list)  # of CorrectionRow
+    flagged: list = field(default_factory=list)  # of FlaggedRow
+    runon: list = field(default_factory=list)  # of RunonRow
 
 
 def rewrite_captions(batch: VideoBatch, step: str, rewrite: Callable, pass_caption: bool = False) -> VideoBatch:
@@ -56,18 +47,12 @@ def rewrite_captions(batch: VideoBatch, step: str, rewrite: Callable, pass_capti
     for caption in batch.captions:
         new_text, rule = rewrite(caption if pass_caption else caption.text)
         if not new_text:
-            removed.append(removed_row(batch, caption.sen_id, caption.text, step, f"caption empty after {step} ({rule})"))
+            removed.append(lineage.removed(batch, caption.sen_id, caption.text, step,
+                                           f"caption empty after {step} ({rule})"))
             continue
         kept.append(Caption(caption.sen_id, new_text))
         if new_text != caption.text:
-            edits.append({
-                "sen_id": caption.sen_id,
-                "video_id": batch.video_id,
-                "step": step,
-                "rule": rule,
-                "before": caption.text,
-                "after": new_text,
-            })
+            edits.append(lineage.edit(batch, caption.sen_id, step, rule, caption.text, new_text))
     return replace(batch, captions=kept, edits=batch.edits + edits, removed=batch.removed + removed)
 
 

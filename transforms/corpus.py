@@ -1,38 +1,36 @@
 """Corpus statistics the ranked spelling step consults: how often each token is written, and in how many videos.
 
 A token Hunspell rejects that annotators of many videos write is a domain word;
-a rare one close to a frequent word is a typo. The figures are global, so they
-come from combines over the whole dataset, handed to the spelling workers as
-side inputs. Their size is that of the vocabulary, not of the dataset.
+a rare one close to a frequent word is a typo. The figures are global: each is
+an Aggregate (transforms/step.py) over the whole dataset, which Beam computes
+with a combine and hands to the spelling workers. Their size is that of the
+vocabulary, not of the dataset.
 """
 from collections import Counter
 
-import apache_beam as beam
+from transforms.step import Aggregate, aggregate_over
 
 
-class TokenStatsFn(beam.CombineFn):
-    """VideoBatch -> {token: (count, videos)} over all captions."""
+class TokenStats(Aggregate):
+    """{token: (count, videos)} over all captions."""
 
-    def create_accumulator(self):
+    def create(self):
         return {}
 
-    def add_input(self, stats, batch):
-        counts = Counter(token for caption in batch.captions for token in caption.text.split())
+    def add(self, stats, video):
+        counts = Counter(token for caption in video.captions for token in caption.text.split())
         for token, count in counts.items():
             seen = stats.get(token)
             stats[token] = (count, 1) if seen is None else (seen[0] + count, seen[1] + 1)
         return stats
 
-    def merge_accumulators(self, accumulators):
+    def merge(self, totals):
         merged = {}
-        for stats in accumulators:
+        for stats in totals:
             for token, (count, videos) in stats.items():
                 seen = merged.get(token)
                 merged[token] = (count, videos) if seen is None else (seen[0] + count, seen[1] + videos)
         return merged
-
-    def extract_output(self, stats):
-        return stats
 
 
 # A two-word phrase written once is no evidence of anything; dropping those
@@ -49,38 +47,36 @@ def video_phrases(batch) -> Counter:
     return phrases
 
 
-class PhraseCountsFn(beam.CombineFn):
-    """VideoBatch phrase counters -> {phrase: count} of the phrases written at least MIN_PHRASE_COUNT times.
+class PhraseCounts(Aggregate):
+    """{phrase: count} of the two-word phrases written at least MIN_PHRASE_COUNT times.
 
     They tell the spelling step which split of a run-together token annotators
     write apart, and which candidate annotators write between two words.
     """
 
-    def create_accumulator(self):
+    def create(self):
         return Counter()
 
-    def add_input(self, total, phrases):
-        total.update(phrases)
+    def add(self, total, video):
+        total.update(video_phrases(video))
         return total
 
-    def merge_accumulators(self, accumulators):
+    def merge(self, totals):
         merged = Counter()
-        for phrases in accumulators:
+        for phrases in totals:
             merged.update(phrases)
         return merged
 
-    def extract_output(self, total):
+    def extract(self, total):
         return {phrase: count for phrase, count in total.items() if count >= MIN_PHRASE_COUNT}
 
 
-class CorpusStatistics(beam.PTransform):
-    """VideoBatch -> (token stats, phrase counts), each a one-element PCollection for side inputs."""
+def corpus_aggregates() -> dict:
+    """The figures the ranked rule reads, by the names its step takes them under."""
+    return {"token_stats": TokenStats(), "phrases": PhraseCounts()}
 
-    def expand(self, batches):
-        token_stats = batches | "TokenStats" >> beam.CombineGlobally(TokenStatsFn())
-        phrases = (
-            batches
-            | "VideoPhrases" >> beam.Map(video_phrases)
-            | "PhraseCounts" >> beam.CombineGlobally(PhraseCountsFn())
-        )
-        return token_stats, phrases
+
+def corpus_statistics(videos) -> tuple:
+    """(token stats, phrase counts) of videos in memory, as a pipeline computes them."""
+    videos = list(videos)
+    return aggregate_over(TokenStats(), videos), aggregate_over(PhraseCounts(), videos)

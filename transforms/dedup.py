@@ -5,16 +5,33 @@ the two word lists, where two words are equal when their Levenshtein distance is
 at most e. Grouping is greedy in sen_id order; each group keeps its longest
 caption (in characters, the first on ties).
 """
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
-import apache_beam as beam
 import numpy as np
 from rapidfuzz.distance import LCSseq, Levenshtein
 from rapidfuzz.process import cdist
 
-from transforms.batch import removed_row
+from transforms import lineage
+from transforms.errors import ConfigError
+from transforms.step import Step
 
 STEP = "dedup"
+
+
+@dataclass(frozen=True)
+class DedupSettings:
+    edit_threshold: int = 0  # e: words within this Levenshtein distance count as equal
+    similarity_threshold: float = 0.85  # s: a pair at or above it is a duplicate
+    # Group again on the kept captions until nothing is removed, and again on the videos step IV
+    # shortened, so that the output has no near-duplicate pair left (greedy grouping is not
+    # transitive). The paper grouped once.
+    until_stable: bool = False
+
+    def __post_init__(self):
+        if self.edit_threshold < 0:
+            raise ConfigError("dedup.edit_threshold (e) must be >= 0")
+        if not 0.0 < self.similarity_threshold <= 1.0:
+            raise ConfigError("dedup.similarity_threshold (s) must be in (0, 1]")
 
 
 def common_words(a: list, b: list, edit_threshold: int) -> int:
@@ -157,8 +174,7 @@ def _remove_once(batch, edit_threshold: int, similarity_threshold: float, number
                 how = f"near-duplicate of sen_id {opener_id} (similarity {similarity:.3f})"
             again = f"; pass {number}, on the captions earlier passes kept" if number > 1 else ""
             reason = f"{how}; e={edit_threshold}, s={similarity_threshold}{again}; the group keeps its longest caption"
-            row = removed_row(batch, caption.sen_id, caption.text, STEP, reason, kept_sen_id=kept_id)
-            removed.append({**row, "_pass": number})
+            removed.append(lineage.removed(batch, caption.sen_id, caption.text, STEP, reason, kept_sen_id=kept_id))
     captions = [caption for index, caption in enumerate(batch.captions) if index in keep]
     return replace(batch, captions=captions, removed=batch.removed + removed)
 
@@ -166,37 +182,26 @@ def _remove_once(batch, edit_threshold: int, similarity_threshold: float, number
 def _final_keepers(rows: list) -> list:
     """The video's removal rows with every near-duplicate's `kept_sen_id` pointing at a caption
     that stays: a keeper that a later pass removed hands its group on to its own keeper."""
-    keeper_of = {row["sen_id"]: row["kept_sen_id"] for row in rows if row["step"] == STEP}
+    keeper_of = {row.sen_id: row.kept_sen_id for row in rows if row.step == STEP}
     final = []
     for row in rows:
-        row = {key: value for key, value in row.items() if key != "_pass"}
-        if row["step"] == STEP:
-            kept = row["kept_sen_id"]
+        if row.step == STEP:
+            kept = row.kept_sen_id
             while kept in keeper_of:
                 kept = keeper_of[kept]
-            row["kept_sen_id"] = kept
+            row = replace(row, kept_sen_id=kept)
         final.append(row)
     return final
 
 
-def remove_near_duplicates_if_changed(batch, step: str, *parameters):
-    """remove_near_duplicates on a video a later step (`step`) changed the text of; others as they are."""
-    if not any(row["step"] == step for row in batch.edits):
-        return batch
-    return remove_near_duplicates(batch, *parameters)
+def remove_near_duplicates_with(batch, settings: DedupSettings):
+    return remove_near_duplicates(batch, settings.edit_threshold, settings.similarity_threshold, settings.until_stable)
 
 
-class RemoveNearDuplicates(beam.PTransform):
-    """Step III over a PCollection of VideoBatch; with `only_after`, only on the videos that step changed."""
+class Dedup(Step):
+    """Step III: near-duplicate captions within a video."""
+    name = STEP
+    Settings = DedupSettings
 
-    def __init__(self, config, only_after: str = ""):
-        super().__init__()
-        self._config = config
-        self._only_after = only_after
-
-    def expand(self, batches):
-        parameters = (self._config.edit_threshold, self._config.similarity_threshold, self._config.until_stable)
-        if self._only_after:
-            return batches | "RemoveNearDuplicates" >> beam.Map(
-                remove_near_duplicates_if_changed, self._only_after, *parameters)
-        return batches | "RemoveNearDuplicates" >> beam.Map(remove_near_duplicates, *parameters)
+    def process(self, video):
+        return remove_near_duplicates_with(video, self.settings)

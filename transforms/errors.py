@@ -20,3 +20,7 @@ def find_error_line(error: BaseException):
         return None
     message = text[text.rindex(MARK) + len(MARK):].splitlines()[0]
     return message.split(" [while running")[0].strip()
+
+
+class ConfigError(ValueError):
+    """A configuration file or flag that cannot be used; the message says which and why."""

@@ -6,11 +6,8 @@ the published order and says which of them changed the caption.
 import re
 import unicodedata
 
-import apache_beam as beam
-
 from transforms.batch import rewrite_captions
-
-STEP = "normalize"
+from transforms.step import Step
 
 _DROPPED_SYMBOLS = re.compile(r"[#*+.:=>\\]")
 # A bracket pair goes with its content only when the content is plain words:
@@ -93,8 +90,9 @@ def normalize_caption(text: str) -> tuple:
     return text, ",".join(fired)
 
 
-class Normalize(beam.PTransform):
-    """Step I over a PCollection of VideoBatch."""
+class Normalize(Step):
+    """Step I: every caption of the video through normalize_caption."""
+    name = "normalize"
 
-    def expand(self, batches):
-        return batches | "NormalizeCaptions" >> beam.Map(rewrite_captions, STEP, normalize_caption)
+    def process(self, video):
+        return rewrite_captions(video, self.name, normalize_caption)

@@ -17,6 +17,7 @@ import apache_beam as beam
 
 from transforms.batch import Caption, VideoBatch
 from transforms.errors import CapcleanError
+from transforms.lineage import RemovedRow
 
 STEP = "read"
 
@@ -313,9 +314,9 @@ def assemble_video(video_id: str, parts, repeated=()) -> VideoBatch:
         rejected += [(c.sen_id, c.text, why) for c in captions]
         batch.captions = []
     batch.removed = sorted(
-        ({"sen_id": sen_id, "video_id": video_id or None, "split": batch.split, "caption": caption,
-          "step": STEP, "reason": reason, "kept_sen_id": None} for sen_id, caption, reason in rejected),
-        key=lambda row: (row["sen_id"] is None, row["sen_id"] or 0, row["reason"]))
+        (RemovedRow(sen_id, video_id or None, batch.split, caption, STEP, reason)
+         for sen_id, caption, reason in rejected),
+        key=lambda row: (row.sen_id is None, row.sen_id or 0, row.reason))
     return batch
 
 

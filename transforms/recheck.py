@@ -11,19 +11,22 @@ second cleaning of the output would count, so that cleaning changes nothing
 either. stats.json gives the captions each round changed
 (`steps/spelling/recheck_captions_changed`).
 
+A round is three stages, each a Step (pipelines/clean.py runs them in a row,
+with the figures counted on the videos that enter the round): Respell, then
+DedupRespelled and RunonRespelled on the videos Respell changed.
+
 Lineage: a round's edits are step `spelling` with the rule prefixed by
 `recheck <n>:`; its corrections are added to the earlier ones (positions in the
 caption the round received); a flagged token it corrects is no longer flagged.
 """
 from dataclasses import replace
 
-import apache_beam as beam
-
-from transforms.corpus import CorpusStatistics
-from transforms.dedup import remove_near_duplicates
+from transforms.corpus import corpus_aggregates
+from transforms.dedup import remove_near_duplicates_with
 from transforms.runon import IdStride, load_sentence_finder, split_some_captions
 from transforms.sentences_lexicon import LEXICON, TRANSITIVE, load_lexicon
 from transforms.spelling import Speller, WordLists, correct_video
+from transforms.step import Step
 
 
 def recheck_label(round_number: int) -> str:
@@ -31,77 +34,104 @@ def recheck_label(round_number: int) -> str:
     return f"recheck {round_number}: "
 
 
+def respelled_ids(video, round_number: int) -> set:
+    """The sen_ids of the captions that recheck round `round_number` changed."""
+    label = recheck_label(round_number)
+    return {row.sen_id for row in video.edits if row.step == "spelling" and row.rule.startswith(label)}
+
+
 def recheck_spelling(batch, speller, round_number: int):
-    """Step II again on one video: (the video, the sen_ids of the captions it changed).
+    """Step II again on one video.
 
     Only this round's rows are added to the lineage, and the flagged rows of
     the tokens it corrected are dropped.
     """
     fresh = replace(batch, edits=[], removed=[], corrections=[], flagged=[], runon=[])
     done = correct_video(fresh, speller, recheck_label(round_number))
-    changed = {row["sen_id"] for row in done.edits}
-    if not changed and not done.removed:
-        return batch, changed
-    corrected = {(row["sen_id"], row["original"]) for row in done.corrections}
-    still_flagged = [row for row in batch.flagged if (row["sen_id"], row["token"]) not in corrected]
+    if not done.edits and not done.removed:
+        return batch
+    corrected = {(row.sen_id, row.original) for row in done.corrections}
+    still_flagged = [row for row in batch.flagged if (row.sen_id, row.token) not in corrected]
     return replace(done, edits=batch.edits + done.edits, removed=batch.removed + done.removed,
-                   corrections=batch.corrections + done.corrections, flagged=still_flagged,
-                   runon=batch.runon), changed
+                   corrections=batch.corrections + done.corrections, flagged=still_flagged, runon=batch.runon)
 
 
-class RecheckFn(beam.DoFn):
-    """One recheck round on one video: step II with the recounted statistics, then III and IV if it changed."""
+class Respell(Step):
+    """A round's step II, with the statistics counted on the captions that enter the round."""
+    name = "spelling"
 
     def __init__(self, config, round_number: int):
-        self._config = config
-        self._round = round_number
+        super().__init__(config)
+        self.round_number = round_number
         # Read here, so that the word lists travel inside the pipeline to remote workers.
-        self._word_lists = WordLists.read(config.spelling)
-        self._runon_lexicon = (load_lexicon(LEXICON), load_lexicon(TRANSITIVE))
+        self._word_lists = WordLists.read(self.settings)
+        self._speller = None
+
+    def aggregates(self) -> dict:
+        return corpus_aggregates()
 
     def setup(self):
-        self._speller = None  # built on the first video: it needs the side inputs
-        self._find = None  # step IV's detector, loaded only if a changed caption must be split
+        self._speller = None  # built on the first video: it needs the figures
 
-    def process(self, batch, token_stats, phrases, id_stride=0):
+    def process(self, video, token_stats, phrases):
         if self._speller is None:
-            self._speller = Speller(self._config.spelling, self._word_lists, token_stats, phrases)
-        batch, changed = recheck_spelling(batch, self._speller, self._round)
-        if changed:
-            batch = self._steps_after_spelling(batch, changed, id_stride)
-        yield batch
-
-    def _steps_after_spelling(self, batch, changed: set, id_stride: int):
-        steps, dedup, runon = self._config.steps, self._config.dedup, self._config.runon
-        deduplicate = (lambda b: remove_near_duplicates(b, dedup.edit_threshold, dedup.similarity_threshold,
-                                                        dedup.until_stable))
-        if "dedup" in steps:
-            batch = deduplicate(batch)
-        # Screening is not run again: the spelling step writes only letters it found in the corpus.
-        # The `truncate` rule is not either: it is the paper's, which has no recheck.
-        if "runon" in steps and runon.splits_sentences:
-            if self._find is None:
-                self._find = load_sentence_finder(runon, self._runon_lexicon)
-            split = split_some_captions(batch, changed, self._find, runon, id_stride)
-            if "dedup" in steps and len(split.edits) != len(batch.edits):
-                split = deduplicate(split)  # a caption cut to its first sentence may be a near-duplicate now
-            batch = split
-        return batch
+            self._speller = Speller(self.settings, self._word_lists, token_stats, phrases)
+        return recheck_spelling(video, self._speller, self.round_number)
 
 
-class RecheckSpelling(beam.PTransform):
-    """One recheck round over a PCollection of VideoBatch (the default profile runs two)."""
+class DedupRespelled(Step):
+    """Step III again on the videos the round's step II changed."""
+    name = "dedup"
 
     def __init__(self, config, round_number: int):
-        super().__init__()
-        self._config = config
-        self._round = round_number
+        super().__init__(config)
+        self.round_number = round_number
 
-    def expand(self, batches):
-        token_stats, phrases = batches | "CorpusStatistics" >> CorpusStatistics()
-        side_inputs = dict(token_stats=beam.pvalue.AsSingleton(token_stats), phrases=beam.pvalue.AsSingleton(phrases))
-        if self._config.runon.policy == "separate":
-            # Above every id in the data now, including those step IV made: new ids stay unique.
-            side_inputs["id_stride"] = beam.pvalue.AsSingleton(batches | "IdStride" >> IdStride())
-        return batches | "Recheck" >> beam.ParDo(RecheckFn(self._config, self._round), **side_inputs)
+    def process(self, video):
+        if not respelled_ids(video, self.round_number):
+            return video
+        return remove_near_duplicates_with(video, self.settings)
 
+
+class RunonRespelled(Step):
+    """Step IV (a sentence rule) again on the captions the round's step II changed, and step III
+    again where it cut one. Screening and the `truncate` rule are not run again: the spelling
+    step writes only letters it found in the corpus, and `truncate` is the paper's, which has
+    no recheck."""
+    name = "runon"
+
+    def __init__(self, config, round_number: int):
+        super().__init__(config)
+        self.round_number = round_number
+        self._dedup = config.dedup if "dedup" in config.steps else None
+        # Read here, so that the word lists travel inside the pipeline to remote workers.
+        self._word_lists = (load_lexicon(LEXICON), load_lexicon(TRANSITIVE))
+        self._find = None
+
+    def aggregates(self) -> dict:
+        # Above every id in the data now, including those step IV made: new ids stay unique.
+        return {"id_stride": IdStride()} if self.settings.policy == "separate" else {}
+
+    def setup(self):
+        self._find = None  # loaded only if a changed caption must be split
+
+    def process(self, video, id_stride=0):
+        changed = respelled_ids(video, self.round_number)
+        if not changed:
+            return video
+        if self._find is None:
+            self._find = load_sentence_finder(self.settings, self._word_lists)
+        split = split_some_captions(video, changed, self._find, self.settings, id_stride)
+        if self._dedup is not None and len(split.edits) != len(video.edits):
+            split = remove_near_duplicates_with(split, self._dedup)  # a caption cut short may be a near-duplicate now
+        return split
+
+
+def recheck_round(config, round_number: int) -> list:
+    """The stages of one recheck round, in order, as the configuration's steps ask."""
+    stages = [Respell(config, round_number)]
+    if "dedup" in config.steps:
+        stages.append(DedupRespelled(config, round_number))
+    if "runon" in config.steps and config.runon.splits_sentences:
+        stages.append(RunonRespelled(config, round_number))
+    return stages

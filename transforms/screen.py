@@ -15,9 +15,8 @@ limit is a figure of the captions that are kept.
 import unicodedata
 from dataclasses import replace
 
-import apache_beam as beam
-
-from transforms.batch import removed_row
+from transforms import lineage
+from transforms.step import Step
 
 STEP = "screen"
 # How many of a caption's offending characters its reason names.
@@ -59,7 +58,7 @@ def screen_video(batch, allowed_characters: str, splits: tuple):
         return batch
     if batch.split not in splits:
         reason = f"split {batch.split!r} is not one of the profile's splits ({', '.join(splits)})"
-        removed = [removed_row(batch, c.sen_id, c.text, STEP, reason) for c in batch.captions]
+        removed = [lineage.removed(batch, c.sen_id, c.text, STEP, reason) for c in batch.captions]
         return replace(batch, captions=[], removed=batch.removed + removed)
     allowed = frozenset(allowed_characters)
     kept, removed = [], []
@@ -68,19 +67,17 @@ def screen_video(batch, allowed_characters: str, splits: tuple):
         if reason is None:
             kept.append(caption)
         else:
-            removed.append(removed_row(batch, caption.sen_id, caption.text, STEP, reason))
+            removed.append(lineage.removed(batch, caption.sen_id, caption.text, STEP, reason))
     if not removed:
         return batch
     return replace(batch, captions=kept, removed=batch.removed + removed)
 
 
-class ScreenCaptions(beam.PTransform):
-    """Screening over a PCollection of VideoBatch, with the profile's `validation` section."""
+class Screen(Step):
+    """Screening, with the profile's `validation` section: the contract it keeps is the validation's."""
+    name = STEP
+    optional = False
 
-    def __init__(self, validation_config):
-        super().__init__()
-        self._allowed_characters = validation_config.allowed_characters
-        self._splits = tuple(validation_config.splits)
-
-    def expand(self, batches):
-        return batches | "ScreenCaptions" >> beam.Map(screen_video, self._allowed_characters, self._splits)
+    def process(self, video):
+        validation = self.config.validation
+        return screen_video(video, validation.allowed_characters, tuple(validation.splits))

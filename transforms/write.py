@@ -13,14 +13,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from pyarrow import fs
 
-from schemas.tables import STEP_ORDER, TABLES
-
-_STEP_RANK = {step: rank for rank, step in enumerate(STEP_ORDER)}
+from schemas.tables import TABLES
+from transforms.lineage import CaptionRow
 
 
 def caption_rows(batch) -> list:
-    return [{"video_id": batch.video_id, "sen_id": c.sen_id, "split": batch.split, "category": batch.category,
-             "caption": c.text} for c in batch.captions]
+    return [CaptionRow(batch.video_id, c.sen_id, batch.split, batch.category, c.text) for c in batch.captions]
 
 
 def rows_by_file(batch, sen_ids_per_file: int):
@@ -37,33 +35,36 @@ def rows_by_file(batch, sen_ids_per_file: int):
         files = {}
         for row in rows:
             # Negative and missing ids go to the first file, so file order stays sen_id order.
-            number = max(row["sen_id"] or 0, 0) // sen_ids_per_file
+            number = max(row.sen_id or 0, 0) // sen_ids_per_file
             files.setdefault(number, []).append(row)
         for number, file_rows in files.items():
             yield (table, number), file_rows
 
 
-def sort_key(table: str):
-    """The row order of each table: by sen_id, then the order the steps ran in."""
-    if table == "captions":
-        return lambda row: row["sen_id"]
+def sort_key(table: str, step_names: tuple):
+    """The row order of each table: by sen_id, then the order the steps ran in (`step_names`)."""
+    if table in ("captions", "runon"):
+        return lambda row: row.sen_id
     if table == "corrections":
-        return lambda row: (row["sen_id"], row["position"], row["original"], row["replacement"])
-    if table == "runon":
-        return lambda row: row["sen_id"]
+        return lambda row: (row.sen_id, row.position, row.original, row.replacement)
     if table == "flagged":
-        return lambda row: (row["sen_id"], row["position"], row["token"])
-    return lambda row: (row["sen_id"] is None, row["sen_id"] or 0, _STEP_RANK.get(row["step"], 99),
-                        row.get("video_id") or "", row.get("reason") or row.get("rule") or "")
+        return lambda row: (row.sen_id, row.position, row.token)
+    step_rank = {step: rank for rank, step in enumerate(step_names)}
+    # removed/ and edits/: a removed row has a reason, an edit a rule.
+    return lambda row: (row.sen_id is None, row.sen_id or 0, step_rank.get(row.step, 99), row.video_id or "",
+                        getattr(row, "reason", None) or getattr(row, "rule", None) or "")
 
 
 def table_file_path(output_dir: str, table: str, number: int) -> str:
     return posixpath.join(output_dir, table, f"part-{number:05d}.parquet")
 
 
-def write_table_file(rows: list, table: str, path: str) -> int:
-    """Write rows (dicts) as one Parquet file with the table's schema; return the row count."""
-    arrow_table = pa.Table.from_pylist(sorted(rows, key=sort_key(table)), schema=TABLES[table])
+def write_table_file(rows: list, table: str, path: str, step_names: tuple = ()) -> int:
+    """Write rows (of transforms/lineage.py) as one Parquet file with the table's schema; return the row count."""
+    schema = TABLES[table]
+    rows = sorted(rows, key=sort_key(table, step_names))
+    arrow_table = pa.Table.from_pydict({name: [getattr(row, name) for row in rows] for name in schema.names},
+                                       schema=schema)
     filesystem, file_path = fs.FileSystem.from_uri(path) if "://" in path else (fs.LocalFileSystem(), path)
     filesystem.create_dir(posixpath.dirname(file_path), recursive=True)
     pq.write_table(arrow_table, file_path, filesystem=filesystem, compression="zstd")
@@ -71,30 +72,34 @@ def write_table_file(rows: list, table: str, path: str) -> int:
 
 
 class WriteTableFilesFn(beam.DoFn):
-    def __init__(self, output_dir: str):
+    def __init__(self, output_dir: str, step_names: tuple):
         self._output_dir = output_dir
+        self._step_names = step_names
 
     def process(self, element):
         (table, number), row_groups = element
         rows = [row for group in row_groups for row in group]
         path = table_file_path(self._output_dir, table, number)
-        yield table, path, write_table_file(rows, table, path)
+        yield table, path, write_table_file(rows, table, path, self._step_names)
 
 
 class WriteTables(beam.PTransform):
-    """VideoBatch -> Parquet files of every table; outputs (table, path, rows) per file written."""
+    """VideoBatch -> Parquet files of every table; outputs (table, path, rows) per file written.
 
-    def __init__(self, output_dir: str, sen_ids_per_file: int):
+    `step_names`: the `step` values in pipeline order, by which rows of one caption are sorted."""
+
+    def __init__(self, output_dir: str, sen_ids_per_file: int, step_names: tuple):
         super().__init__()
         self._output_dir = output_dir
         self._sen_ids_per_file = sen_ids_per_file
+        self._step_names = tuple(step_names)
 
     def expand(self, batches):
         return (
             batches
             | "RowsByFile" >> beam.FlatMap(rows_by_file, self._sen_ids_per_file)
             | "GroupByFile" >> beam.GroupByKey()
-            | "WriteFiles" >> beam.ParDo(WriteTableFilesFn(self._output_dir))
+            | "WriteFiles" >> beam.ParDo(WriteTableFilesFn(self._output_dir, self._step_names))
         )
 
 

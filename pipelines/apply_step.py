@@ -1,0 +1,94 @@
+"""The one Beam transform that runs any step (transforms/step.py) over a PCollection of VideoBatch.
+
+It computes the step's figures over the whole dataset (one combine each, handed
+to every worker as side inputs), loads the step's resources once per worker,
+and calls the step's pure function on every video, or on groups of videos for
+a step that scores in batches.
+"""
+import zlib
+
+import apache_beam as beam
+
+# A step that groups videos gets them in this many groups (about 150 MSR-VTT videos each).
+VIDEO_GROUPS = 64
+
+
+def video_group(video_id: str) -> int:
+    """A stable hash of the video id, so a video falls in the same group on every run and runner."""
+    return zlib.crc32(video_id.encode("utf-8")) % VIDEO_GROUPS
+
+
+class AggregateCombineFn(beam.CombineFn):
+    """A step's Aggregate as a Beam combine."""
+
+    def __init__(self, aggregate):
+        self._aggregate = aggregate
+
+    def create_accumulator(self):
+        return self._aggregate.create()
+
+    def add_input(self, total, video):
+        return self._aggregate.add(total, video)
+
+    def merge_accumulators(self, totals):
+        return self._aggregate.merge(totals)
+
+    def extract_output(self, total):
+        return self._aggregate.extract(total)
+
+
+class StepFn(beam.DoFn):
+    def __init__(self, step):
+        self._step = step
+
+    def setup(self):
+        self._step.setup()
+
+    def process(self, video, **figures):
+        yield self._step.process(video, **figures)
+
+
+class StepOnGroupsFn(StepFn):
+    def process(self, group, **figures):
+        _, videos = group
+        yield from self._step.process_group(sorted(videos, key=lambda video: video.video_id), **figures)
+
+
+def compute_figures(videos, step) -> dict:
+    """name -> one-element PCollection, for every figure the step reads."""
+    return {name: videos | f"{step.name.capitalize()}{name.title().replace('_', '')}"
+            >> beam.CombineGlobally(AggregateCombineFn(aggregate))
+            for name, aggregate in step.aggregates().items()}
+
+
+class ApplyStep(beam.PTransform):
+    """VideoBatch -> VideoBatch through `step`, with `figures` (from compute_figures) as side inputs."""
+
+    def __init__(self, step, figures: dict):
+        super().__init__()
+        self._step = step
+        self._figures = figures
+
+    def expand(self, videos):
+        side_inputs = {name: beam.pvalue.AsSingleton(figure) for name, figure in self._figures.items()}
+        if not self._step.groups_videos:
+            return videos | "EachVideo" >> beam.ParDo(StepFn(self._step), **side_inputs)
+        return (videos
+                | "KeyByVideoGroup" >> beam.Map(lambda video: (video_group(video.video_id), video))
+                | "GroupVideos" >> beam.GroupByKey()
+                | "EachGroup" >> beam.ParDo(StepOnGroupsFn(self._step), **side_inputs))
+
+
+class ApplyStages(beam.PTransform):
+    """Several steps in a row whose figures are all counted on the videos that enter the first
+    (a recheck round: transforms/recheck.py)."""
+
+    def __init__(self, stages: list):
+        super().__init__()
+        self._stages = stages
+
+    def expand(self, videos):
+        figures = [compute_figures(videos, stage) for stage in self._stages]
+        for stage, stage_figures in zip(self._stages, figures):
+            videos = videos | type(stage).__name__ >> ApplyStep(stage, stage_figures)
+        return videos

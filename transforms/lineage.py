@@ -1,0 +1,102 @@
+"""The rows of the output tables: one small frozen dataclass per table of schemas/tables.py.
+
+A video carries its lineage (what each step removed or changed, and why) as
+lists of these rows; the writer turns them into Parquet with the table's
+schema. Their fields mirror the schemas column for column (a unit test checks
+that), so a step cannot add a column by accident, and a reader of a step sees
+what it records. Rows are built here or by the constructors below, nowhere by
+hand as dicts.
+"""
+from dataclasses import dataclass, fields
+from typing import Optional
+
+
+@dataclass(frozen=True)
+class CaptionRow:
+    """A caption of the cleaned dataset (`captions/`)."""
+    video_id: str
+    sen_id: int
+    split: str
+    category: int
+    caption: str
+
+
+@dataclass(frozen=True)
+class RemovedRow:
+    """An input caption that is not in `captions/`, with the step that took it out and why (`removed/`)."""
+    sen_id: Optional[int]  # null only for a record whose own id was unusable
+    video_id: Optional[str]
+    split: Optional[str]
+    caption: Optional[str]
+    step: str
+    reason: str
+    kept_sen_id: Optional[int] = None  # a near-duplicate's kept caption
+
+
+@dataclass(frozen=True)
+class EditRow:
+    """A caption a step changed, before and after (`edits/`)."""
+    sen_id: int
+    video_id: str
+    step: str
+    rule: str
+    before: str
+    after: str
+
+
+@dataclass(frozen=True)
+class CorrectionRow:
+    """A token step II changed (`corrections/`); `position` indexes the caption the step received."""
+    sen_id: int
+    position: int
+    original: str
+    replacement: str
+    rule: str
+    score: Optional[float] = None
+
+
+@dataclass(frozen=True)
+class FlaggedRow:
+    """A token Hunspell rejects that step II left as it was (`flagged/`)."""
+    sen_id: int
+    position: int
+    token: str
+    reason: str
+    candidate: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class RunonRow:
+    """A caption step IV split into sentences, and what its policy did (`runon/`)."""
+    sen_id: int
+    video_id: str
+    split: Optional[str]
+    sentences: tuple
+    policy: str
+    action: str
+    new_sen_ids: tuple = ()
+
+
+# The row type of each table, in the order of schemas.tables.TABLES.
+ROW_TYPES = {
+    "captions": CaptionRow,
+    "removed": RemovedRow,
+    "edits": EditRow,
+    "corrections": CorrectionRow,
+    "flagged": FlaggedRow,
+    "runon": RunonRow,
+}
+
+
+def column_names(row_type) -> list:
+    return [field.name for field in fields(row_type)]
+
+
+def removed(video, sen_id, caption, step: str, reason: str, kept_sen_id=None) -> RemovedRow:
+    """A removed/ row for a caption of `video` (a VideoBatch)."""
+    return RemovedRow(sen_id, video.video_id, video.split, caption, step, reason, kept_sen_id)
+
+
+def edit(video, sen_id: int, step: str, rule: str, before: str, after: str) -> EditRow:
+    """An edits/ row for a caption of `video` (a VideoBatch)."""
+    return EditRow(sen_id, video.video_id, step, rule, before, after)
