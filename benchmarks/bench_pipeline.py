@@ -19,6 +19,7 @@ from benchmarks.measure import run_measured  # noqa: E402
 
 def run_floor(input_path, output_dir, beam_args):
     """The I/O floor: read the annotations, write the same rows as Parquet."""
+    from pipelines.clean import STEP_NAMES
     from pipelines.config import load_config
     from pipelines.run import make_pipeline
     from transforms.read import ReadMsrVtt, find_annotation_files
@@ -27,7 +28,7 @@ def run_floor(input_path, output_dir, beam_args):
     pipeline = make_pipeline(beam_args)
     sources = find_annotation_files(input_path)
     _ = (pipeline | "Read" >> ReadMsrVtt(sources)
-         | "Write" >> WriteTables(output_dir, load_config("default").output.sen_ids_per_file))
+         | "Write" >> WriteTables(output_dir, load_config("default").output.sen_ids_per_file, STEP_NAMES))
     pipeline.run().wait_until_finish()
 
 
@@ -39,54 +40,22 @@ def load_batches(input_path):
 
 
 def step_cores(config):
-    """(step, function from all batches to all batches) for steps I-IV and the spelling recheck: each step's
-    pure core, as the pipeline runs it."""
-    from pipelines.vocab import corpus_statistics
-    from transforms.batch import rewrite_captions
-    from transforms.dedup import remove_near_duplicates
-    from transforms.normalize import normalize_caption
-    from transforms.runon import (SplitRunonsFn, add_moments, length_moments, max_sen_id, truncate_long_captions,
-                                  video_group, word_limit)
-    from transforms.spelling import CorrectSpellingFn
+    """(step, function from all videos to all videos) for the steps and the recheck rounds: each
+    step as the pipeline runs it (its figures over the dataset, its setup, its groups)."""
+    from pipelines.clean import steps_to_run
+    from transforms.recheck import recheck_round
+    from transforms.step import run_step
 
-    def normalize(batches):
-        return [rewrite_captions(b, "normalize", normalize_caption) for b in batches]
+    def run_one(step):
+        return lambda videos: run_step(step, videos)
 
-    def spelling(batches):
-        speller = CorrectSpellingFn(config.spelling)
-        speller.setup()
-        side_inputs = {}
-        if config.spelling.suggestion == "ranked":  # the corpus statistics are part of the step's cost
-            side_inputs = dict(zip(("token_stats", "phrases"), corpus_statistics(batches)))
-        return [next(iter(speller.process(b, **side_inputs))) for b in batches]
+    def recheck(videos):
+        for round_number in range(1, config.spelling.recheck_rounds + 1):
+            for stage in recheck_round(config, round_number):
+                videos = run_step(stage, videos)
+        return videos
 
-    def dedup(batches):
-        return [remove_near_duplicates(b, config.dedup.edit_threshold, config.dedup.similarity_threshold,
-                                       config.dedup.until_stable) for b in batches]
-
-    def runon(batches):
-        if config.runon.splits_sentences:  # loading the model is part of the step's cost (once per worker)
-            splitter = SplitRunonsFn(config.runon)
-            splitter.setup()
-            id_stride = max((max_sen_id(b) for b in batches), default=-1) + 1
-            groups = {}
-            for b in batches:
-                groups.setdefault(video_group(b.video_id), []).append(b)
-            return [done for group in groups.items() for done in splitter.process(group, id_stride)]
-        limit = word_limit(add_moments(length_moments(b) for b in batches), config.runon.std_multiplier)
-        return [truncate_long_captions(b, limit, config.runon.splits) for b in batches]
-
-    def recheck(batches):
-        from transforms.recheck import RecheckFn
-
-        for round_number in range(1, config.spelling.recheck_rounds + 1):  # step II again, counts taken again
-            rechecker = RecheckFn(config, round_number)
-            rechecker.setup()
-            token_stats, phrases = corpus_statistics(batches)
-            batches = [next(iter(rechecker.process(b, token_stats, phrases))) for b in batches]
-        return batches
-
-    cores = [("normalize", normalize), ("spelling", spelling), ("dedup", dedup), ("runon", runon)]
+    cores = [(step.name, run_one(step)) for step in steps_to_run(config)]
     return cores + [("recheck", recheck)] if config.spelling.recheck_rounds else cores
 
 

@@ -5,17 +5,9 @@ to every worker as side inputs), loads the step's resources once per worker,
 and calls the step's pure function on every video, or on groups of videos for
 a step that scores in batches.
 """
-import zlib
-
 import apache_beam as beam
 
-# A step that groups videos gets them in this many groups (about 150 MSR-VTT videos each).
-VIDEO_GROUPS = 64
-
-
-def video_group(video_id: str) -> int:
-    """A stable hash of the video id, so a video falls in the same group on every run and runner."""
-    return zlib.crc32(video_id.encode("utf-8")) % VIDEO_GROUPS
+from transforms.step import video_group
 
 
 class AggregateCombineFn(beam.CombineFn):

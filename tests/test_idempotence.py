@@ -11,7 +11,7 @@ import pytest
 
 from pipelines.cli import main
 from pipelines.config import load_config
-from schemas.tables import STEP_ORDER
+from pipelines.clean import STEP_NAMES
 
 pytestmark = pytest.mark.integration
 BEAM_ARGS = ["--direct_num_workers=2", "--direct_running_mode=multi_processing"]
@@ -65,7 +65,7 @@ def test_the_second_run_reads_exactly_the_first_runs_output(first_run, second_ru
 def test_each_step_changes_nothing_the_second_time(second_run, step):
     """A step changes nothing it receives unchanged: what an earlier step changed again is that step's doing."""
     all_edits = table(second_run, "edits")
-    earlier = STEP_ORDER[:STEP_ORDER.index(step)]
+    earlier = STEP_NAMES[:STEP_NAMES.index(step)]
     changed_before = {row["sen_id"] for row in all_edits if row["step"] in earlier}
     edits = [(row["sen_id"], row["before"], row["after"]) for row in all_edits
              if row["step"] == step and row["sen_id"] not in changed_before]

@@ -13,7 +13,11 @@ without loading it, and a step's core is tested on plain VideoBatches.
 To add a step: a module in transforms/ with a Step subclass, and one line in
 STEPS in pipelines/clean.py.
 """
+import zlib
 from typing import ClassVar, Optional
+
+# A step that groups videos gets them in this many groups (about 150 MSR-VTT videos each).
+VIDEO_GROUPS = 64
 
 
 class Aggregate:
@@ -87,3 +91,26 @@ def aggregate_over(aggregate: Aggregate, videos):
     for video in videos:
         total = aggregate.add(total, video)
     return aggregate.extract(total)
+
+
+def video_group(video_id: str) -> int:
+    """The group of a video for a step that groups videos: a stable hash of its id, so that a
+    video falls in the same group on every run and every runner."""
+    return zlib.crc32(video_id.encode("utf-8")) % VIDEO_GROUPS
+
+
+def run_step(step: Step, videos: list) -> list:
+    """The step over videos in memory, as a pipeline runs it (figures, setup, groups); in video order.
+
+    For benchmarks, tools and tests that need a step without Beam.
+    """
+    figures = {name: aggregate_over(aggregate, videos) for name, aggregate in step.aggregates().items()}
+    step.setup()
+    if not step.groups_videos:
+        return [step.process(video, **figures) for video in videos]
+    groups = {}
+    for video in videos:
+        groups.setdefault(video_group(video.video_id), []).append(video)
+    done = {video.video_id: video for group in groups.values()
+            for video in step.process_group(sorted(group, key=lambda video: video.video_id), **figures)}
+    return [done[video.video_id] for video in videos]
