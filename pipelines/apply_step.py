@@ -46,10 +46,10 @@ class StepOnGroupsFn(StepFn):
         yield from self._step.process_group(sorted(videos, key=lambda video: video.video_id), **figures)
 
 
-def compute_figures(videos, step) -> dict:
-    """name -> one-element PCollection, for every figure the step reads."""
-    return {name: videos | f"{step.name.capitalize()}{name.title().replace('_', '')}"
-            >> beam.CombineGlobally(AggregateCombineFn(aggregate))
+def compute_figures(videos, step, label: str = "") -> dict:
+    """name -> one-element PCollection, for every figure the step reads; `label` names the step's stage."""
+    label = label or step.name.capitalize()
+    return {name: videos | f"{label}{name.title().replace('_', '')}" >> beam.CombineGlobally(AggregateCombineFn(aggregate))
             for name, aggregate in step.aggregates().items()}
 
 
@@ -80,7 +80,8 @@ class ApplyStages(beam.PTransform):
         self._stages = stages
 
     def expand(self, videos):
-        figures = [compute_figures(videos, stage) for stage in self._stages]
-        for stage, stage_figures in zip(self._stages, figures):
-            videos = videos | type(stage).__name__ >> ApplyStep(stage, stage_figures)
+        labels = [f"{number}{type(stage).__name__}" for number, stage in enumerate(self._stages, start=1)]
+        figures = [compute_figures(videos, stage, label) for stage, label in zip(self._stages, labels)]
+        for stage, label, stage_figures in zip(self._stages, labels, figures):
+            videos = videos | label >> ApplyStep(stage, stage_figures)
         return videos

@@ -66,7 +66,10 @@ def build_cleaning(pipeline, sources, output_dir, config):
                   | log_progress(f"recheck{round_number}"))
     written = videos | "Write" >> WriteTables(output_dir, config.output.sen_ids_per_file, STEP_NAMES)
     counts = videos | "Figures" >> CountFigures(STEP_NAMES, recheck_rounds(config))
-    return counts | "Finalize" >> Finalize(output_dir, config, STEP_NAMES, written, reported, lineage=videos)
+    # The reader always runs, but stats.json has never listed it among the steps run.
+    steps_run = [step.name for step in steps_to_run(config)]
+    return counts | "Finalize" >> Finalize(output_dir, config, STEP_NAMES, steps_run, written, reported,
+                                           lineage=videos)
 
 
 def recheck_rounds(config) -> int:

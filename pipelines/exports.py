@@ -20,6 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from pipelines.clean import STEPS
 from schemas.tables import CAPTIONS
 from transforms.errors import CapcleanError
 from transforms.read import find_annotation_files, load_annotations, video_problem
@@ -31,9 +32,7 @@ SPLITS = ("train", "validate", "test")
 HF_SPLIT_NAMES = {"train": "train", "validate": "validation", "test": "test"}
 
 # What each cleaning step does, in the words of the dataset card.
-STEP_WORDS = {"normalize": "special characters", "spelling": "spelling",
-              "screen": "captions with characters outside the character set removed",
-              "dedup": "near-duplicate captions of a video removed", "runon": "run-on captions"}
+STEP_WORDS = {step.name: step.summary for step in STEPS}
 
 
 class ExportError(CapcleanError):

@@ -10,7 +10,6 @@ import posixpath
 
 import apache_beam as beam
 
-from pipelines.clean import steps_to_run
 from pipelines.stats import nest
 from schemas.validation import OutputExpectations, validate_output
 from transforms.write import write_empty_tables
@@ -60,15 +59,16 @@ def lineage_failure(unaccounted: list) -> list:
             f"(difference {lost}): a step dropped or added a caption without a removed row, e.g. {examples}"]
 
 
-def finalize_output(counts, written_files, reported, output_dir, config, step_names, unaccounted=()) -> dict:
+def finalize_output(counts, written_files, reported, output_dir, config, step_names, steps_run,
+                    unaccounted=()) -> dict:
     """Write stats.json and the validation result; return the result (success and failure lines).
 
-    `reported`: the figures the steps report ('steps/<step>/<figure>' -> value)."""
+    `reported`: the figures the steps report ('steps/<step>/<figure>' -> value); `step_names`: every
+    `step` value in pipeline order; `steps_run`: the steps this run ran."""
     write_empty_tables(output_dir, {table for table, _, _ in written_files})
     stats = nest({**counts, **reported})
     stats["profile"] = config.profile
-    # The reader always runs, but stats.json has never listed it.
-    stats["steps_run"] = [step.name for step in steps_to_run(config)]
+    stats["steps_run"] = list(steps_run)
     write_json(posixpath.join(output_dir, "stats.json"), stats)
     result = validate_output(output_dir, output_expectations(config, counts, step_names),
                              posixpath.join(output_dir, "validation"))
@@ -83,11 +83,12 @@ class Finalize(beam.PTransform):
 
     `reported`: 'steps/<step>/<figure>' -> the one-element PCollection of a figure a step reports."""
 
-    def __init__(self, output_dir, config, step_names, written_files, reported=None, lineage=None):
+    def __init__(self, output_dir, config, step_names, steps_run, written_files, reported=None, lineage=None):
         super().__init__()
         self._output_dir = output_dir
         self._config = config
         self._step_names = tuple(step_names)
+        self._steps_run = tuple(steps_run)
         self._written_files = written_files
         self._reported = reported or {}
         self._lineage = lineage
@@ -99,7 +100,7 @@ class Finalize(beam.PTransform):
             unaccounted = beam.pvalue.AsList(self._lineage | "UnaccountedCaptions" >> beam.FlatMap(unaccounted_captions))
         return counts | "StatsAndValidation" >> beam.Map(
             finalize_output, beam.pvalue.AsList(self._written_files), reported, self._output_dir, self._config,
-            self._step_names, unaccounted)
+            self._step_names, self._steps_run, unaccounted)
 
 
 def figure_pairs(pipeline, reported: dict):

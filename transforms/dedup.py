@@ -201,6 +201,7 @@ def remove_near_duplicates_with(batch, settings: DedupSettings):
 class Dedup(Step):
     """Step III: near-duplicate captions within a video."""
     name = STEP
+    summary = "near-duplicate captions of a video removed"
     Settings = DedupSettings
 
     def process(self, video):

@@ -93,6 +93,7 @@ def normalize_caption(text: str) -> tuple:
 class Normalize(Step):
     """Step I: every caption of the video through normalize_caption."""
     name = "normalize"
+    summary = "special characters"
 
     def process(self, video):
         return rewrite_captions(video, self.name, normalize_caption)

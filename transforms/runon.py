@@ -333,6 +333,7 @@ class Runon(Step):
     to their first sentence: such a caption can be a near-duplicate of another one now.
     """
     name = STEP
+    summary = "run-on captions"
     Settings = RunonSettings
 
     def __init__(self, config):

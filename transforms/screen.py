@@ -76,6 +76,7 @@ def screen_video(batch, allowed_characters: str, splits: tuple):
 class Screen(Step):
     """Screening, with the profile's `validation` section: the contract it keeps is the validation's."""
     name = STEP
+    summary = "captions with characters outside the character set removed"
     optional = False
 
     def process(self, video):

@@ -888,6 +888,7 @@ def correct_video(batch, speller, edit_rule_prefix: str = ""):
 class Spelling(Step):
     """Step II: the ranked rule also reads the corpus statistics, and builds its speller from them."""
     name = STEP
+    summary = "spelling"
     Settings = SpellingSettings
 
     def __init__(self, config):

@@ -47,6 +47,8 @@ class Step:
     # The step's name: the `step` of its rows in removed/ and edits/, its key in stats.json,
     # its name for --steps, and the name of its configuration section.
     name: ClassVar[str] = ""
+    # What it does to a dataset, in a few words (the dataset card of an export lists the steps so).
+    summary: ClassVar[str] = ""
     # The frozen dataclass of its configuration section (None: it has no settings of its own).
     Settings: ClassVar[Optional[type]] = None
     # Whether --steps may leave it out (screening keeps the output contract: it always runs).

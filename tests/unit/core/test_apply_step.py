@@ -1,0 +1,92 @@
+"""The one Beam transform that runs any step gives what the step gives in memory."""
+from dataclasses import replace
+
+import apache_beam as beam
+from apache_beam.runners.portability.fn_api_runner import FnApiRunner
+from apache_beam.testing.util import assert_that, equal_to
+
+from pipelines.apply_step import ApplyStages, ApplyStep, compute_figures
+from pipelines.config import load_config
+from transforms.batch import Caption, VideoBatch
+from transforms.step import Aggregate, Step, run_step
+
+
+class LongestCaption(Aggregate):
+    def create(self):
+        return 0
+
+    def add(self, longest, video):
+        return max([longest] + [len(c.text.split()) for c in video.captions])
+
+    def merge(self, totals):
+        return max(totals)
+
+
+class PadToLongest(Step):
+    """A stand-in step: pads every caption with 'x' up to the longest caption of the dataset."""
+    name = "pad"
+
+    def aggregates(self):
+        return {"longest": LongestCaption()}
+
+    def process(self, video, longest):
+        return replace(video, captions=[Caption(c.sen_id, pad(c.text, longest)) for c in video.captions])
+
+
+def pad(text, words):
+    return " ".join(text.split() + ["x"] * (words - len(text.split())))
+
+
+class GroupSize(Step):
+    """A stand-in step that works on groups: appends the size of the video's group."""
+    name = "group"
+    groups_videos = True
+
+    def process_group(self, videos):
+        return [replace(v, captions=[Caption(c.sen_id, f"{c.text} {len(videos)}") for c in v.captions])
+                for v in videos]
+
+
+def videos():
+    return [VideoBatch(f"video{n}", "train", 0, [Caption(n, " ".join(["w"] * n))]) for n in range(1, 6)]
+
+
+def assert_beam_gives(transform_of, expected):
+    """Run `transform_of` over videos() in Beam and check that it gives `expected` (video_id, caption) pairs."""
+    with beam.Pipeline(runner=FnApiRunner()) as pipeline:
+        done = transform_of(pipeline | beam.Create(videos()))
+        assert_that(done | beam.Map(lambda v: (v.video_id, v.captions[0].text)), equal_to(expected))
+
+
+def in_memory(*steps):
+    done = videos()
+    for step in steps:
+        done = run_step(step, done)
+    return sorted((v.video_id, v.captions[0].text) for v in done)
+
+
+def test_a_step_with_a_figure_and_a_step_on_groups_give_in_beam_what_they_give_in_memory():
+    config = load_config("default")
+    pad, group = PadToLongest(config), GroupSize(config)
+
+    def both(collection):
+        collection = collection | "Pad" >> ApplyStep(pad, compute_figures(collection, pad))
+        return collection | "Group" >> ApplyStep(group, {})
+
+    assert in_memory(pad)[0] == ("video1", "w x x x x")
+    assert_beam_gives(both, in_memory(pad, group))
+
+
+class AddWord(Step):
+    name = "add"
+
+    def process(self, video):
+        return replace(video, captions=[Caption(c.sen_id, f"{c.text} y") for c in video.captions])
+
+
+def test_stages_count_their_figures_on_the_videos_that_enter_the_first():
+    config = load_config("default")
+    # The longest caption entering the stages has five words; after AddWord it has six.
+    expected = [(f"video{n}", pad(" ".join(["w"] * n + ["y"]), 5)) for n in range(1, 6)]
+    assert expected[0] == ("video1", "w y x x x")
+    assert_beam_gives(lambda c: c | ApplyStages([AddWord(config), PadToLongest(config)]), expected)
