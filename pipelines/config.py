@@ -50,7 +50,7 @@ class SpellingConfig:
     # `first`: Hunspell's first suggestion, as published.
     # `first_plain`: the first suggestion made only of letters, digits and spaces
     # (no apostrophes or hyphens that the caption did not have).
-    # `ranked`: capclean's rule (transforms/spelling.py, RankedCorrection), with the options below.
+    # `ranked`: capclean's rule (transforms/spelling/, RankedCorrection), with the options below.
     suggestion: str = "first"
     case_variants: bool = True  # a lowercase token Hunspell knows capitalised or in capitals is right
     max_edit_distance: int = 2  # candidates within this distance (1 for tokens of 4 letters or fewer)
@@ -84,7 +84,7 @@ class SpellingConfig:
     clip_evidence: bool = False
     # A token the rules above leave flagged is corrected to a word another caption of the
     # same clip writes, when exactly one such word is a plausible misspelling of it
-    # (close_in_clip in transforms/spelling.py), and no other caption writes the token.
+    # (close_in_clip in transforms/spelling/typos.py), and no other caption writes the token.
     clip_candidates: bool = False
     # "lookin", "showin": a dropped g is the -ing word the corpus writes (at least
     # min_candidate_count times), not a split ("look in") nor a typo.
@@ -96,8 +96,8 @@ class SpellingConfig:
     # (transforms/recheck.py). The ranked rule decides on counts the cleaning changes; a
     # round that changes nothing shows the output is what cleaning it again gives back.
     recheck_rounds: int = 0
-    # The learned gate over the ranked rule's corrections and flagged tokens (transforms/spelling_gate.py):
-    # "" = none; `builtin` = the classifier versioned in transforms/spelling_gate/; or its folder.
+    # The learned gate over the ranked rule's corrections and flagged tokens (transforms/spelling/gate.py):
+    # "" = none; `builtin` = the classifier versioned in transforms/spelling/gate_model/; or its folder.
     gate: str = ""
     gate_threshold: float = 0.7  # the likeliest candidate replaces the token at this probability or more
 
