@@ -71,13 +71,13 @@ runon-train: install
 	$(BIN)/pip install -q --disable-pip-version-check -c constraints.txt -r requirements-train.txt
 	$(BIN)/python -m transforms.boundary_model_training --input $(INPUT) $(foreach f,$(HOLD_OUT),--exclude $(f))
 
-# Step II's learned gate, trained on the spelling dev set and written to transforms/spelling_gate
+# Step II's learned gate, trained on the spelling dev set and written to transforms/spelling/gate_model
 # (about a minute; installs requirements-spelling-train.txt first: scikit-learn, skl2onnx).
 # It first prints the leave-one-sample-out figures at several thresholds: the gate on samples it never saw.
 spelling-train: install
 	$(BIN)/pip install -q --disable-pip-version-check -c constraints.txt -r requirements-spelling-train.txt
-	$(BIN)/python -m transforms.spelling_gate_training --input $(INPUT) --cross-validate
-	$(BIN)/python -m transforms.spelling_gate_training --input $(INPUT)
+	$(BIN)/python -m training.spelling_gate --input $(INPUT) --cross-validate
+	$(BIN)/python -m training.spelling_gate --input $(INPUT)
 
 # Step IV's word lists (finite verbs, transitive verbs), rebuilt from the train split with spaCy (~10 min).
 runon-lexicon: install

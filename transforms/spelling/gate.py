@@ -1,13 +1,13 @@
 """A learned check on step II's corrections: accept, choose another candidate, or abstain.
 
-The ranked rule (transforms/spelling.py) decides with hand-set thresholds, and
+The ranked rule (transforms/spelling/) decides with hand-set thresholds, and
 on the labelled dev set its errors are a long tail no further rule reaches:
 "soilder" -> "solider" (soldier), "childrens eating" -> "children s". The gate
 looks at every correction the rule makes (from the corpus, the context, the
 clip or the common-misspellings list) and at every token it leaves flagged,
 gathers the candidates for the token (the rule's own, Hunspell's suggestions,
 the corpus's words within the edit distance), and scores each with a small
-classifier trained on the dev set (transforms/spelling_gate_training.py):
+classifier trained on the dev set (training/spelling_gate.py):
 gradient-boosted trees over the features below, exported to ONNX and run on
 onnxruntime. The likeliest candidate replaces the token when its probability
 reaches the threshold; otherwise a change the rule made is withdrawn and the
@@ -24,7 +24,7 @@ from typing import Callable, Optional
 import numpy as np
 from rapidfuzz.distance import OSA
 
-GATE_DIR = Path(__file__).resolve().parent / "spelling_gate"
+GATE_DIR = Path(__file__).resolve().parent / "gate_model"
 
 # The rule decisions the gate checks: those that change a token on the corpus's evidence. The
 # curated mappings (british, the split list, the vocabulary's misspellings) are not checked.
@@ -57,7 +57,7 @@ class Evidence:
     accepts: Callable  # Hunspell accepts the word as written
     is_name: Callable  # Hunspell knows the word only capitalised
     suggestions: Callable  # token -> Hunspell's suggestions, lower case
-    is_slip: Callable  # (typo, word) -> a slip of the hand (transforms/spelling.py)
+    is_slip: Callable  # (typo, word) -> a slip of the hand (transforms/spelling/typos.py)
     lacks_a_letter: Callable
     is_common_typo: Callable
 
@@ -130,13 +130,13 @@ def likeliest(candidates: dict, probabilities: list) -> tuple:
 
 @dataclass(frozen=True)
 class GateCard:
-    """What transforms/spelling_gate/model.json says about the classifier beside it."""
+    """What transforms/spelling/gate_model/model.json says about the classifier beside it."""
     features: tuple
     trained_on: str
 
 
 def resolve_gate(gate: str) -> Path:
-    """The gate's folder: `builtin` is the one versioned here (transforms/spelling_gate/), else a path."""
+    """The gate's folder: `builtin` is the one versioned here (transforms/spelling/gate_model/), else a path."""
     return GATE_DIR if gate == "builtin" else Path(gate)
 
 
@@ -157,7 +157,7 @@ class CorrectionGate:
                 raise FileNotFoundError(f"spelling gate file {gate_dir / name} not found (make spelling-train writes it)")
         self.card = read_gate_card(gate_dir)
         if self.card.features != FEATURES:
-            raise ValueError(f"spelling gate {gate_dir} was trained on other features than transforms/spelling_gate.py "
+            raise ValueError(f"spelling gate {gate_dir} was trained on other features than transforms/spelling/gate.py "
                              "computes: train it again (make spelling-train)")
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = 1  # Beam runs one DoFn per core already

@@ -1,13 +1,13 @@
 """Train step II's correction gate offline: `make spelling-train` (about a minute).
 
 The examples are the labelled tokens of tests/data/spelling_dev.tsv whose
-decision the gate checks (transforms/spelling_gate.py: a correction on the
+decision the gate checks (transforms/spelling/gate.py: a correction on the
 corpus's evidence, or a flagged token), one per candidate: its features, and
 whether it is the word the labeller wrote. The `held-out` samples that
 benchmarks/spelling_devset.py names are left out, so that they measure the
 gate. The classifier is scikit-learn's HistGradientBoostingClassifier,
 exported to ONNX (skl2onnx) so that the pipeline runs it on onnxruntime, as it
-runs step IV's model: transforms/spelling_gate/.
+runs step IV's model: transforms/spelling/gate_model/.
 
 `--cross-validate` prints what the gate would score on samples it never saw:
 each sample is decided by a gate trained on the others, and the accuracy and
@@ -21,7 +21,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from transforms.spelling_gate import FEATURES, GATE_DIR, likeliest
+from transforms.spelling.gate import FEATURES, GATE_DIR, likeliest
 
 # The classifier's settings: small trees, learning slowly (the dev set has about 9,000 candidates).
 TREES = 200
@@ -45,17 +45,22 @@ class Example:
 
 
 def collect_examples(rows, speller, clips) -> list:
-    """One Example per dev-set row, the rule's decisions recorded as the pipeline makes them."""
+    """One Example per dev-set row, the rule's decisions recorded as the pipeline makes them.
+
+    `speller`: a Speller built with `use_gate=False`, so that its decisions are the rule's own.
+    """
     from benchmarks.spelling_devset import sample_of, token_output
-    from transforms.spelling import OtherCaptions, is_checked
+    from transforms.spelling import OtherCaptions, Token, is_checked
 
     rule = speller.rule
+    decide = rule.decide  # the rule's decisions: the speller was built without its gate
     recorded = []
 
     def recording_decide(piece, previous="", following="", clip=None):
-        decision = rule.decide_by_rule(piece, previous, following, clip)
+        decision = decide(piece, previous, following, clip)
         if is_checked(decision):
-            recorded.append((piece, decision, rule.gate_candidates(piece, previous, following, clip, decision)))
+            token = Token(piece, previous, following, clip)
+            recorded.append((piece, decision, rule.gate_candidates(token, decision)))
         return decision
 
     rule.decide = recording_decide  # this speller only: the rule's decisions, each one seen
@@ -95,7 +100,7 @@ def fit(examples):
 
 
 def gated_output(example, probabilities, threshold: float) -> str:
-    """What the token becomes with the gate (as RankedCorrection._checked_by_gate decides)."""
+    """What the token becomes with the gate (as transforms/spelling/decisions.py's check_with_gate decides)."""
     if not example.checked or not example.candidates:
         return example.rule_output
     word, probability = likeliest(example.candidates, probabilities)

@@ -1,0 +1,162 @@
+"""Step II over captions and videos: the mappings, then the profile's rule on every piece."""
+from dataclasses import replace
+from functools import lru_cache, partial
+from typing import Callable
+
+from transforms.batch import rewrite_captions
+from transforms.corpus import corpus_aggregates
+from transforms.lineage import CorrectionRow, FlaggedRow
+from transforms.spelling.context import NO_OTHER_CAPTIONS, OtherCaptions, captions_writing
+from transforms.spelling.first_suggestion import FirstSuggestion
+from transforms.spelling.gate import CorrectionGate, resolve_gate
+from transforms.spelling.hunspell import open_hunspell, open_suggester
+from transforms.spelling.ranked import RankedCorrection
+from transforms.spelling.settings import SpellingSettings
+from transforms.spelling.wordlists import WordLists
+from transforms.step import Step
+
+STEP = "spelling"
+
+
+def correction_row(position: int, original: str, replacement: str, rule: str, score=None) -> dict:
+    """A row of corrections/, without its sen_id."""
+    return {"position": position, "original": original, "replacement": replacement, "rule": rule, "score": score}
+
+
+def flagged_row(position: int, token: str, reason: str, candidate) -> dict:
+    """A row of flagged/, without its sen_id."""
+    return {"position": position, "token": token, "reason": reason, "candidate": candidate}
+
+
+def of_caption(sen_id: int, rows: list, row_type) -> list:
+    """The lineage rows (transforms/lineage.py) of one caption's rows."""
+    return [row_type(sen_id=sen_id, **row) for row in rows]
+
+
+def correct_caption(text: str, mappings: tuple, decide: Callable, is_plain: Callable = lambda token: False) -> tuple:
+    """The corrected caption, its correction rows and its flagged rows (all without sen_id).
+
+    `mappings` are (rule, {from: to}) pairs applied in turn to each token's
+    pieces; then `decide(piece, previous, following)` returns the Decision for
+    every piece, given the word before it (as corrected) and the word after it
+    (as written). Lookups are one token at a time, as published, so mapping
+    keys holding a space never apply. Positions are token indexes in the
+    caption this step received. A token `is_plain` says no mapping or rule
+    would change is kept without asking them.
+    """
+    tokens = text.split()
+    words, corrections, flagged = [], [], []
+    for position, token in enumerate(tokens):
+        if is_plain(token):
+            words.append(token)
+            continue
+        pieces = [token]
+        for rule, mapping in mappings:
+            pieces = _map_pieces(pieces, mapping, rule, position, corrections)
+        after_token = tokens[position + 1] if position + 1 < len(tokens) else ""
+        for index, piece in enumerate(pieces):
+            following = pieces[index + 1] if index + 1 < len(pieces) else after_token
+            decision = decide(piece, words[-1] if words else "", following)
+            if decision.replacement is not None and decision.replacement != piece:
+                corrections.append(correction_row(position, piece, decision.replacement, decision.rule,
+                                                  decision.score))
+                piece = decision.replacement
+            elif decision.flag:
+                flagged.append(flagged_row(position, piece, decision.flag, decision.candidate))
+            words.append(piece)
+    return " ".join(words).lower(), corrections, flagged
+
+
+def _map_pieces(pieces, mapping, rule, position, corrections):
+    mapped = []
+    for piece in pieces:
+        if piece in mapping:
+            corrections.append(correction_row(position, piece, mapping[piece], rule))
+            mapped.extend(mapping[piece].split())
+        else:
+            mapped.append(piece)
+    return mapped
+
+
+def rule_for(config, word_lists: WordLists, checker, token_stats, phrases, use_gate: bool):
+    """The profile's rule: `ranked` (with the gate, if the profile names one) or a published one."""
+    if config.suggestion != "ranked":
+        return FirstSuggestion(checker, config.suggestion)
+    gate = CorrectionGate(resolve_gate(config.gate)) if config.gate and use_gate else None
+    suggester = open_suggester(config.hunspell_dictionary, config.vocabulary) if config.gate else None
+    return RankedCorrection(checker, config, token_stats, phrases, word_lists.mapped, word_lists.plural_readings,
+                            word_lists.common_misspellings, gate, suggester)
+
+
+class Speller:
+    """Step II ready to run: Hunspell with the vocabulary, the mappings and the profile's rule.
+
+    `token_stats` and `phrases` are the corpus statistics the ranked rule reads.
+    """
+
+    def __init__(self, config, word_lists: WordLists, token_stats=None, phrases=None, use_gate: bool = True):
+        """`use_gate=False`: the gate's candidates are gathered but the rule's decisions stand (to train the gate)."""
+        self._checker = open_hunspell(config.hunspell_dictionary, word_lists.custom_words, config.vocabulary)
+        self._word_lists = word_lists
+        self._mapped = word_lists.mapped
+        self.rule = rule_for(config, word_lists, self._checker, token_stats, phrases, use_gate)
+        self._plain_word = lru_cache(maxsize=500_000)(self._is_plain_word)
+
+    def correct(self, text: str, clip: OtherCaptions = NO_OTHER_CAPTIONS) -> tuple:
+        """(corrected caption, correction rows, flagged rows), rows without sen_id.
+
+        `clip`: the words the other captions of the same clip write (OtherCaptions).
+        """
+        tokens = text.split()
+        if all(map(self._plain_word, tokens)):
+            # Most captions: every rule keeps an accepted word, so there is nothing to decide.
+            return " ".join(tokens).lower(), [], []
+        decide = partial(self.rule.decide, clip=clip)
+        return correct_caption(text, self._word_lists.mappings, decide, self._plain_word)
+
+    def _is_plain_word(self, token: str) -> bool:
+        """Hunspell accepts the token and no mapping rewrites it."""
+        try:
+            return token not in self._mapped and bool(self._checker.spell(token))
+        except UnicodeError:
+            return False
+
+
+def correct_video(batch, speller, edit_rule_prefix: str = ""):
+    """Step II on one video: its captions corrected, with their edits, corrections and flagged tokens."""
+    corrections, flagged = [], []
+    in_clip = captions_writing(caption.text for caption in batch.captions)
+
+    def correct(caption):
+        clip = OtherCaptions(in_clip, caption.text)
+        new_text, rows, flags = speller.correct(caption.text, clip)
+        corrections.extend(of_caption(caption.sen_id, rows, CorrectionRow))
+        flagged.extend(of_caption(caption.sen_id, flags, FlaggedRow))
+        return new_text, edit_rule_prefix + (",".join(sorted({row["rule"] for row in rows})) or "lowercase")
+
+    corrected = rewrite_captions(batch, STEP, correct, pass_caption=True)
+    return replace(corrected, corrections=batch.corrections + corrections, flagged=batch.flagged + flagged)
+
+
+class Spelling(Step):
+    """Step II. The ranked rule reads the corpus statistics, and the speller is built from them."""
+    name = STEP
+    summary = "spelling"
+    Settings = SpellingSettings
+
+    def __init__(self, config):
+        super().__init__(config)
+        # Read here, so that a missing list stops the run before any worker starts.
+        self._word_lists = WordLists.read(self.settings)
+        self._speller = None
+
+    def aggregates(self) -> dict:
+        return corpus_aggregates() if self.settings.suggestion == "ranked" else {}
+
+    def setup(self):
+        self._speller = None  # built on the first video: the ranked rule needs the figures
+
+    def process(self, video, token_stats=None, phrases=None):
+        if self._speller is None:
+            self._speller = Speller(self.settings, self._word_lists, token_stats, phrases)
+        return correct_video(video, self._speller)

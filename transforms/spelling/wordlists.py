@@ -1,0 +1,90 @@
+"""The profile's word lists: the custom words, the mappings and the lists of misspellings."""
+from dataclasses import dataclass, field
+from importlib.resources import files
+
+from dictionaries import resolve
+from transforms.errors import CapcleanError
+
+# codespell's list of common English misspellings (from Wikipedia's lists; the list is CC BY-SA 3.0).
+CODESPELL_LIST = "codespell"
+
+
+class DictionaryFileError(CapcleanError):
+    """A word list or Hunspell dictionary that cannot be read."""
+
+
+def read_word_list(path: str) -> tuple:
+    """One word a line; blank lines and surrounding white space (including CR) are ignored."""
+    return tuple(line.strip() for line in _read_lines(path) if line.strip())
+
+
+def read_mapping(path: str) -> dict:
+    """`from -> to`, one pair a line, stripped as the published run did."""
+    mapping = {}
+    for number, line in enumerate(_read_lines(path), start=1):
+        if not line.strip():
+            continue
+        parts = line.strip().split(" -> ")
+        if len(parts) != 2:
+            raise DictionaryFileError(f"{path}, line {number}: expected 'from -> to', got {line.strip()!r}")
+        mapping[parts[0]] = parts[1]
+    return mapping
+
+
+def read_common_misspellings(source: str) -> dict:
+    """`typo -> word` from a list of common misspellings in codespell's format (`typo->word`, or
+    `typo->word1, word2,` when the typo could be several words): only the typos with one lowercase
+    correction, the word written as captions write it (an apostrophe as a space: "didn t").
+
+    `source`: "codespell" for the list the codespell package installs, or a file path.
+    """
+    if source == CODESPELL_LIST:
+        try:
+            source = str(files("codespell_lib") / "data" / "dictionary.txt")
+        except ModuleNotFoundError:
+            raise DictionaryFileError("common_misspellings: codespell is not installed (pip install codespell)") from None
+    corrections = {}
+    for line in _read_lines(source):
+        typo, arrow, word = line.strip().partition("->")
+        # A comma: several candidate words, or a reason codespell gives for not correcting the typo.
+        if arrow and "," not in word and word.islower() and typo.isalpha():
+            corrections[typo.lower()] = word.replace("'", " ").strip()
+    return corrections
+
+
+def _read_lines(path: str) -> list:
+    try:
+        return resolve(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise DictionaryFileError(f"cannot read word list {resolve(path)}: {error}") from None
+
+
+@dataclass(frozen=True)
+class WordLists:
+    """The profile's word lists: small, so read once where the pipeline is built and shipped with it."""
+    custom_words: tuple
+    british: dict
+    splits: dict
+    misspellings: dict  # curated corrections of the corpus's frequent misspellings
+    plural_readings: dict  # run-together possessives that are plurals in some contexts ("mens" -> "men")
+    # A general list: the last resort (transforms/spelling/decisions.py, correct_from_list).
+    common_misspellings: dict = field(default_factory=dict)
+
+    @classmethod
+    def read(cls, config) -> "WordLists":
+        return cls(read_word_list(config.custom_words) if config.custom_words else (),
+                   read_mapping(config.british_to_american), read_mapping(config.splits),
+                   read_mapping(config.misspellings) if config.misspellings else {},
+                   read_mapping(config.plural_readings) if config.plural_readings else {},
+                   read_common_misspellings(config.common_misspellings) if config.common_misspellings else {})
+
+    @property
+    def mappings(self) -> tuple:
+        """(rule, mapping) in the order they apply: the published two, then the curated misspellings."""
+        return ("british", self.british), ("split", self.splits), ("vocabulary", self.misspellings)
+
+    @property
+    def mapped(self) -> frozenset:
+        """The words a mapping rewrites ("grey", "tshirt"): never a correction's result, since cleaning
+        the output again would rewrite them."""
+        return frozenset(key for _, mapping in self.mappings for key in mapping)
