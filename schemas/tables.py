@@ -6,56 +6,48 @@ names and types whatever the input was.
 """
 import pyarrow as pa
 
+
+def required(name: str, arrow_type=pa.string()) -> pa.Field:
+    """A column that is never null."""
+    return pa.field(name, arrow_type, nullable=False)
+
+
+def optional(name: str, arrow_type=pa.string()) -> pa.Field:
+    """A column that may be null."""
+    return pa.field(name, arrow_type)
+
+
 CAPTIONS = pa.schema([
-    pa.field("video_id", pa.string(), nullable=False),
-    pa.field("sen_id", pa.int64(), nullable=False),
-    pa.field("split", pa.string(), nullable=False),
-    pa.field("category", pa.int32(), nullable=False),
-    pa.field("caption", pa.string(), nullable=False),
+    required("video_id"), required("sen_id", pa.int64()), required("split"), required("category", pa.int32()),
+    required("caption"),
 ])
 
 # Every input caption that is not in `captions/`, with the step that took it
 # out and why. `sen_id` is null only for a record whose own id was unusable.
 REMOVED = pa.schema([
-    pa.field("sen_id", pa.int64()),
-    pa.field("video_id", pa.string()),
-    pa.field("split", pa.string()),
-    pa.field("caption", pa.string()),
-    pa.field("step", pa.string(), nullable=False),
-    pa.field("reason", pa.string(), nullable=False),
-    pa.field("kept_sen_id", pa.int64()),
+    optional("sen_id", pa.int64()), optional("video_id"), optional("split"), optional("caption"),
+    required("step"), required("reason"), optional("kept_sen_id", pa.int64()),
 ])
 
 # One row per caption per step that changed its text.
 EDITS = pa.schema([
-    pa.field("sen_id", pa.int64(), nullable=False),
-    pa.field("video_id", pa.string(), nullable=False),
-    pa.field("step", pa.string(), nullable=False),
-    pa.field("rule", pa.string(), nullable=False),
-    pa.field("before", pa.string(), nullable=False),
-    pa.field("after", pa.string(), nullable=False),
+    required("sen_id", pa.int64()), required("video_id"), required("step"), required("rule"),
+    required("before"), required("after"),
 ])
 
 # One row per token the spelling step changed; `position` is the token's
 # index in the caption as the spelling step received it. `score` is the
 # confidence of a ranked correction (null for the fixed rules).
 CORRECTIONS = pa.schema([
-    pa.field("sen_id", pa.int64(), nullable=False),
-    pa.field("position", pa.int32(), nullable=False),
-    pa.field("original", pa.string(), nullable=False),
-    pa.field("replacement", pa.string(), nullable=False),
-    pa.field("rule", pa.string(), nullable=False),
-    pa.field("score", pa.float64()),
+    required("sen_id", pa.int64()), required("position", pa.int32()), required("original"),
+    required("replacement"), required("rule"), optional("score", pa.float64()),
 ])
 
 # Tokens Hunspell rejects that the spelling step left as they were because no
 # correction was clearly best; `candidate` is the best it had, if any.
 FLAGGED = pa.schema([
-    pa.field("sen_id", pa.int64(), nullable=False),
-    pa.field("position", pa.int32(), nullable=False),
-    pa.field("token", pa.string(), nullable=False),
-    pa.field("reason", pa.string(), nullable=False),
-    pa.field("candidate", pa.string()),
+    required("sen_id", pa.int64()), required("position", pa.int32()), required("token"), required("reason"),
+    optional("candidate"),
 ])
 
 # One row per caption step IV's `parse` or `model` rule split: its sentences (joined by
@@ -63,13 +55,9 @@ FLAGGED = pa.schema([
 # `new_sen_ids` are the ids of the captions the `separate` policy made from
 # sentences 2, 3, ... (empty for the other policies); `sen_id` keeps the first.
 RUNON = pa.schema([
-    pa.field("sen_id", pa.int64(), nullable=False),
-    pa.field("video_id", pa.string(), nullable=False),
-    pa.field("split", pa.string()),
-    pa.field("sentences", pa.list_(pa.string()), nullable=False),
-    pa.field("policy", pa.string(), nullable=False),
-    pa.field("action", pa.string(), nullable=False),
-    pa.field("new_sen_ids", pa.list_(pa.int64()), nullable=False),
+    required("sen_id", pa.int64()), required("video_id"), optional("split"),
+    required("sentences", pa.list_(pa.string())), required("policy"), required("action"),
+    required("new_sen_ids", pa.list_(pa.int64())),
 ])
 
 TABLES = {

@@ -45,10 +45,15 @@ class EditRow:
 
 
 @dataclass(frozen=True)
-class CorrectionRow:
-    """A token step II changed (`corrections/`); `position` indexes the caption the step received."""
+class TokenRow:
+    """A row about one token of a caption; `position` indexes the caption step II received."""
     sen_id: int
     position: int
+
+
+@dataclass(frozen=True)
+class CorrectionRow(TokenRow):
+    """A token step II changed (`corrections/`)."""
     original: str
     replacement: str
     rule: str
@@ -56,10 +61,8 @@ class CorrectionRow:
 
 
 @dataclass(frozen=True)
-class FlaggedRow:
+class FlaggedRow(TokenRow):
     """A token Hunspell rejects that step II left as it was (`flagged/`)."""
-    sen_id: int
-    position: int
     token: str
     reason: str
     candidate: Optional[str] = None
