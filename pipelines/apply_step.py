@@ -2,12 +2,9 @@
 
 It computes the step's figures over the whole dataset (one combine each, handed
 to every worker as side inputs), loads the step's resources once per worker,
-and calls the step's pure function on every video, or on groups of videos for
-a step that scores in batches.
+and calls the step's pure function on every video.
 """
 import apache_beam as beam
-
-from transforms.step import video_group
 
 
 class AggregateCombineFn(beam.CombineFn):
@@ -40,12 +37,6 @@ class StepFn(beam.DoFn):
         yield self._step.process(video, **figures)
 
 
-class StepOnGroupsFn(StepFn):
-    def process(self, group, **figures):
-        _, videos = group
-        yield from self._step.process_group(sorted(videos, key=lambda video: video.video_id), **figures)
-
-
 def compute_figures(videos, step, label: str = "") -> dict:
     """name -> one-element PCollection, for every figure the step reads; `label` names the step's stage."""
     label = label or step.name.capitalize()
@@ -63,12 +54,7 @@ class ApplyStep(beam.PTransform):
 
     def expand(self, videos):
         side_inputs = {name: beam.pvalue.AsSingleton(figure) for name, figure in self._figures.items()}
-        if not self._step.groups_videos:
-            return videos | "EachVideo" >> beam.ParDo(StepFn(self._step), **side_inputs)
-        return (videos
-                | "KeyByVideoGroup" >> beam.Map(lambda video: (video_group(video.video_id), video))
-                | "GroupVideos" >> beam.GroupByKey()
-                | "EachGroup" >> beam.ParDo(StepOnGroupsFn(self._step), **side_inputs))
+        return videos | "EachVideo" >> beam.ParDo(StepFn(self._step), **side_inputs)
 
 
 class ApplyStages(beam.PTransform):

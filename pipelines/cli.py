@@ -107,10 +107,9 @@ def add_step_arguments(clean):
     runon = clean.add_argument_group("step IV, run-on captions")
     runon.add_argument("--runon-rule", choices=RUNON_RULES,
                        help="'truncate': cut captions longer than mean + K std words (paper); "
-                            "'parse': split run-on captions at the sentence boundaries of a spaCy parse; "
-                            "'model': at those a trained boundary model finds")
+                            "'model': split run-on captions at the sentence boundaries a trained model finds")
     runon.add_argument("--runon-policy", choices=["first", "separate", "whole"],
-                       help="parse: keep the 'first' sentence (default), make each sentence a 'separate' caption, "
+                       help="model: keep the 'first' sentence (default), make each sentence a 'separate' caption, "
                             "or keep the caption 'whole' and only record its sentences in runon/")
     runon.add_argument("--runon-std-multiplier", type=float, metavar="K", help="K of the word limit (paper: 2)")
     runon.add_argument("--runon-splits", metavar="LIST", help="splits the rule applies to (paper: train,validate)")

@@ -125,8 +125,8 @@ def test_step_four_runs_step_three_again_only_on_the_videos_it_cut():
     runon = Runon(config)
     runon._find = lambda texts: [[text] for text in texts]  # a finder that splits nothing
     batch = make_batch(["a girl is singing", "a girl is singing"])
-    assert runon.process_group([batch]) == [batch]
+    assert runon.process(batch) == batch
     cut = replace(batch, edits=[EditRow(1, batch.video_id, "runon", "model:first", "a girl is singing too",
                                         "a girl is singing")])
-    (after,) = runon.process_group([cut])
+    after = runon.process(cut)
     assert [c.sen_id for c in after.captions] == [0] and after.removed[0].kept_sen_id == 0

@@ -1,8 +1,12 @@
 import statistics
 
+import pytest
+
+from pipelines.config import ConfigError, config_from_dict, load_config
 from transforms.lineage import EditRow
 from transforms.batch import Caption, VideoBatch
-from transforms.runon import add_moments, length_moments, truncate_caption, truncate_long_captions, word_limit
+from transforms.runon import (add_moments, apply_policy, length_moments, max_sen_id, new_sen_id, truncate_caption,
+                              truncate_long_captions, word_limit)
 
 
 def batch(split, *texts):
@@ -29,3 +33,59 @@ def test_only_the_named_splits_are_truncated_and_edits_say_so():
     assert train.edits == [EditRow(0, "video1", "runon", "truncate>3", "a b c d e", "a b c")]
     test = truncate_long_captions(batch("test", "a b c d e"), 3, ("train", "validate"))
     assert [c.text for c in test.captions] == ["a b c d e"] and test.edits == []
+
+
+def split_batch(split="train"):
+    return VideoBatch("video1", split, 0, [Caption(3, "a b c d e f"), Caption(7, "g h i")])
+
+
+SPLIT = [["a b c", "d e", "f"], ["g h i"]]
+
+
+def test_policy_first_keeps_the_first_sentence_and_records_the_rest():
+    result = apply_policy(split_batch(), SPLIT, "first", detector="model")
+    assert [(c.sen_id, c.text) for c in result.captions] == [(3, "a b c"), (7, "g h i")]
+    assert result.edits == [{"sen_id": 3, "video_id": "video1", "step": "runon", "rule": "model:first",
+                             "before": "a b c d e f", "after": "a b c"}]
+    assert result.runon == [{"sen_id": 3, "video_id": "video1", "split": "train", "sentences": ["a b c", "d e", "f"],
+                             "policy": "first", "action": "kept the first of 3 sentences", "new_sen_ids": []}]
+
+
+def test_policy_separate_makes_one_caption_per_sentence_with_new_ids():
+    result = apply_policy(split_batch(), SPLIT, "separate", id_stride=100, detector="model")
+    assert [(c.sen_id, c.text) for c in result.captions] == [(3, "a b c"), (7, "g h i"), (103, "d e"), (203, "f")]
+    assert result.runon[0]["new_sen_ids"] == [103, 203]
+    assert result.runon[0]["action"] == "made 3 captions"
+
+
+def test_policy_whole_changes_no_caption():
+    result = apply_policy(split_batch(), SPLIT, "whole", detector="model")
+    assert result.captions == split_batch().captions and result.edits == []
+    assert result.runon[0]["sentences"] == ["a b c", "d e", "f"] and result.runon[0]["new_sen_ids"] == []
+
+
+def test_new_ids_are_above_every_input_id_and_never_collide():
+    inputs = range(0, 50)
+    stride = max(inputs) + 1
+    made = [new_sen_id(sen_id, piece, stride) for sen_id in inputs for piece in (1, 2, 3)]
+    assert len(set(made)) == len(made)
+    assert min(made) > max(inputs)
+
+
+def test_max_sen_id_counts_removed_captions_too():
+    video = VideoBatch("video1", "train", 0, [Caption(3, "a b")],
+                       removed=[{"sen_id": 9}, {"sen_id": None}])
+    assert max_sen_id(video) == 9
+
+
+def test_config_rejects_an_unknown_policy_or_rule():
+    with pytest.raises(ConfigError, match="runon.policy"):
+        config_from_dict({"runon": {"rule": "model", "policy": "both"}})
+    with pytest.raises(ConfigError, match="runon.rule"):
+        config_from_dict({"runon": {"rule": "split"}})
+
+
+def test_profiles_keep_truncate_for_paper_and_the_model_for_default():
+    assert load_config("paper").runon.rule == "truncate"
+    default = load_config("default").runon
+    assert (default.rule, default.policy) == ("model", "first")

@@ -1,4 +1,4 @@
-"""Integration: step IV's `parse` rule (default profile) on the real MSR-VTT annotations."""
+"""Integration: step IV's `model` rule (default profile) on the real MSR-VTT annotations."""
 import json
 
 import pyarrow.parquet as pq

@@ -1,4 +1,4 @@
-"""Step IV's `model` rule (the default) and `parse` rule through the whole pipeline, on a handmade input."""
+"""Step IV's `model` rule (the default) through the whole pipeline, on a handmade input."""
 import json
 
 import pyarrow.parquet as pq
@@ -61,10 +61,3 @@ def test_first_and_whole_keep_one_caption_per_input(tmp_path, policy, kept):
     assert [row["policy"] for row in rows(output, "runon")] == [policy, policy]
     edits = [row["sen_id"] for row in rows(output, "edits") if row["step"] == "runon"]
     assert edits == ([0, 5] if policy == "first" else [])
-
-
-def test_the_parse_rule_splits_the_same_run_ons_through_the_pipeline(tmp_path):
-    output = clean(runon_dataset(tmp_path / "in"), tmp_path / "out", "first", ("--runon-rule", "parse"))
-    captions = {row["sen_id"]: row["caption"] for row in rows(output, "captions")}
-    assert captions[0] == "a cat is afraid of an stuffed animal" and captions[1] == ONE_SENTENCE
-    assert captions[5] == "a woman s hands place uncooked shrimp into a glass bowl"

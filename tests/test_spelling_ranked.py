@@ -71,7 +71,7 @@ def test_a_token_with_no_clear_correction_is_flagged_not_changed(default_step):
 
 
 def test_floors_on_the_labelled_dev_set(statistics):
-    """Figures on tests/data/spelling_dev.tsv (10,078 train-split tokens labelled by hand, forty samples;
+    """Figures on devsets/data/spelling_dev.tsv (10,078 train-split tokens labelled by hand, forty samples;
     measured 0.923 / 0.980 / 0.794 on all, the gate having been trained on 9,078 of them). A regression fails here."""
     rows = load_devset()
     assert len(rows) >= 10070

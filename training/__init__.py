@@ -1,0 +1,1 @@
+"""Training of capclean's models: research code, not shipped to workers."""

@@ -1,6 +1,6 @@
 """Train step II's correction gate offline: `make spelling-train` (about a minute).
 
-The examples are the labelled tokens of tests/data/spelling_dev.tsv whose
+The examples are the labelled tokens of devsets/data/spelling_dev.tsv whose
 decision the gate checks (transforms/spelling/gate.py: a correction on the
 corpus's evidence, or a flagged token), one per candidate: its features, and
 whether it is the word the labeller wrote. The `held-out` samples that
@@ -166,7 +166,7 @@ def export(model, examples, out_dir: Path, trained_on: str) -> None:
 
 
 def main() -> None:
-    from benchmarks.sample_runon_devset import MSRVTT
+    from devsets.sample_runon import MSRVTT
     from benchmarks.spelling_devset import DEVSET, corpus_statistics, load_devset, rows_in
     from pipelines.config import load_config
     from transforms.spelling import Speller, WordLists

@@ -1,12 +1,12 @@
 """Sentence boundaries inside run-on captions, from a trained token classifier.
 
 The `model` rule of step IV. A small transformer encoder (all-MiniLM-L6-v2,
-fine-tuned by transforms/boundary_model_training.py on the hand-labelled dev
-set and on synthetic run-ons of the train split) gives every word of a caption
-the probability that a new sentence starts there. Where the parse rule of
-transforms/sentences.py needs a finite verb and a subject, the model also finds
-a heading before a sentence ("a fashion show on a stage | a woman is walking
-down the runway") and a scene after a scene.
+fine-tuned by training/boundary_model.py on the hand-labelled dev set and on
+synthetic run-ons of the train split) gives every word of a caption the
+probability that a new sentence starts there. Where the spaCy parse rule it
+replaced needed a finite verb and a subject (docs/experiments.md), the model
+also finds a heading before a sentence ("a fashion show on a stage | a woman
+is walking down the runway") and a scene after a scene.
 
 The model is an ONNX file with int8 weights, versioned with the code
 (transforms/runon_model/), and runs on onnxruntime: no PyTorch at run time.
@@ -27,7 +27,7 @@ MODEL_DIR = Path(__file__).resolve().parent / "runon_model"
 class ModelCard:
     """What transforms/runon_model/model.json says about the model it sits beside."""
     max_tokens: int  # longer captions are cut to this many word pieces (words past it get probability 0)
-    trained_on: str  # how the model was made (transforms/boundary_model_training.py writes it)
+    trained_on: str  # how the model was made (training/boundary_model.py writes it)
 
 
 def read_model_card(model_dir) -> ModelCard:

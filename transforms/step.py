@@ -13,11 +13,7 @@ without loading it, and a step's core is tested on plain VideoBatches.
 To add a step: a module in transforms/ with a Step subclass, and one line in
 STEPS in pipelines/clean.py.
 """
-import zlib
 from typing import ClassVar, Optional
-
-# A step that groups videos gets them in this many groups (about 150 MSR-VTT videos each).
-VIDEO_GROUPS = 64
 
 
 class Aggregate:
@@ -42,7 +38,7 @@ class Aggregate:
 
 
 class Step:
-    """A cleaning step. Subclasses set `name` and override `process` (or `process_group`)."""
+    """A cleaning step. Subclasses set `name` and override `process`."""
 
     # The step's name: the `step` of its rows in removed/ and edits/, its key in stats.json,
     # its name for --steps, and the name of its configuration section.
@@ -53,8 +49,6 @@ class Step:
     Settings: ClassVar[Optional[type]] = None
     # Whether --steps may leave it out (screening keeps the output contract: it always runs).
     optional: ClassVar[bool] = True
-    # Whether it gets many videos per call: a model that scores in batches is much faster so.
-    groups_videos: ClassVar[bool] = False
     # The figures of `aggregates()` that stats.json records under steps/<name>/.
     reported_figures: ClassVar[tuple] = ()
 
@@ -77,10 +71,6 @@ class Step:
         """The step on one video: a new VideoBatch (never the input changed in place)."""
         raise NotImplementedError
 
-    def process_group(self, videos: list, **figures) -> list:
-        """The step on several videos (see `groups_videos`); by default, one by one."""
-        return [self.process(video, **figures) for video in videos]
-
 
 def runs(step_type, config) -> bool:
     """Whether a run with `config` runs this step."""
@@ -95,24 +85,11 @@ def aggregate_over(aggregate: Aggregate, videos):
     return aggregate.extract(total)
 
 
-def video_group(video_id: str) -> int:
-    """The group of a video for a step that groups videos: a stable hash of its id, so that a
-    video falls in the same group on every run and every runner."""
-    return zlib.crc32(video_id.encode("utf-8")) % VIDEO_GROUPS
-
-
 def run_step(step: Step, videos: list) -> list:
-    """The step over videos in memory, as a pipeline runs it (figures, setup, groups); in video order.
+    """The step over videos in memory, as a pipeline runs it (its figures, its setup, every video).
 
     For benchmarks, tools and tests that need a step without Beam.
     """
     figures = {name: aggregate_over(aggregate, videos) for name, aggregate in step.aggregates().items()}
     step.setup()
-    if not step.groups_videos:
-        return [step.process(video, **figures) for video in videos]
-    groups = {}
-    for video in videos:
-        groups.setdefault(video_group(video.video_id), []).append(video)
-    done = {video.video_id: video for group in groups.values()
-            for video in step.process_group(sorted(group, key=lambda video: video.video_id), **figures)}
-    return [done[video.video_id] for video in videos]
+    return [step.process(video, **figures) for video in videos]

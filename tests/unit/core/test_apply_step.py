@@ -37,16 +37,6 @@ def pad(text, words):
     return " ".join(text.split() + ["x"] * (words - len(text.split())))
 
 
-class GroupSize(Step):
-    """A stand-in step that works on groups: appends the size of the video's group."""
-    name = "group"
-    groups_videos = True
-
-    def process_group(self, videos):
-        return [replace(v, captions=[Caption(c.sen_id, f"{c.text} {len(videos)}") for c in v.captions])
-                for v in videos]
-
-
 def videos():
     return [VideoBatch(f"video{n}", "train", 0, [Caption(n, " ".join(["w"] * n))]) for n in range(1, 6)]
 
@@ -65,16 +55,10 @@ def in_memory(*steps):
     return sorted((v.video_id, v.captions[0].text) for v in done)
 
 
-def test_a_step_with_a_figure_and_a_step_on_groups_give_in_beam_what_they_give_in_memory():
-    config = load_config("default")
-    pad, group = PadToLongest(config), GroupSize(config)
-
-    def both(collection):
-        collection = collection | "Pad" >> ApplyStep(pad, compute_figures(collection, pad))
-        return collection | "Group" >> ApplyStep(group, {})
-
+def test_a_step_with_a_figure_gives_in_beam_what_it_gives_in_memory():
+    pad = PadToLongest(load_config("default"))
     assert in_memory(pad)[0] == ("video1", "w x x x x")
-    assert_beam_gives(both, in_memory(pad, group))
+    assert_beam_gives(lambda collection: collection | ApplyStep(pad, compute_figures(collection, pad)), in_memory(pad))
 
 
 class AddWord(Step):

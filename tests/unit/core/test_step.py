@@ -6,7 +6,7 @@ import pytest
 from pipelines.clean import STEP_NAMES, STEPS, steps_to_run
 from pipelines.config import ALL_STEPS, SECTIONS, ConfigError, config_from_dict, load_config
 from transforms.batch import Caption, VideoBatch
-from transforms.step import Aggregate, Step, aggregate_over, run_step, runs, video_group
+from transforms.step import Aggregate, Step, aggregate_over, run_step, runs
 
 
 def video(number, *texts):
@@ -25,37 +25,28 @@ class CaptionCount(Aggregate):
 
 
 class Tag(Step):
-    """A stand-in step: appends the dataset's caption count and the size of its group to every caption."""
+    """A stand-in step: appends the dataset's caption count, and whether it was set up, to every caption."""
     name = "tag"
-    groups_videos = True
 
     def aggregates(self):
         return {"captions": CaptionCount()}
 
     def setup(self):
-        self.loaded = True
+        self.loaded = "set up"
 
-    def process_group(self, videos, captions):
-        return [replace(v, captions=[Caption(c.sen_id, f"{c.text} {captions} {len(videos)}") for c in v.captions])
-                for v in videos]
+    def process(self, video, captions):
+        return replace(video, captions=[Caption(c.sen_id, f"{c.text} {captions} {self.loaded}") for c in video.captions])
 
 
-def test_a_step_run_in_memory_gets_its_figures_its_setup_and_its_groups_and_keeps_video_order():
+def test_a_step_run_in_memory_gets_its_figures_and_its_setup_and_keeps_video_order():
     videos = [video(n, "a") for n in (3, 1, 2)]
-    step = Tag(load_config("default"))
-    done = run_step(step, videos)
-    assert step.loaded and [v.video_id for v in done] == ["video3", "video1", "video2"]
-    group_sizes = {n: sum(video_group(f"video{m}") == video_group(f"video{n}") for m in (1, 2, 3)) for n in (1, 2, 3)}
-    assert [v.captions[0].text for v in done] == [f"a 3 {group_sizes[n]}" for n in (3, 1, 2)]
+    done = run_step(Tag(load_config("default")), videos)
+    assert [v.video_id for v in done] == ["video3", "video1", "video2"]
+    assert [v.captions[0].text for v in done] == ["a 3 set up"] * 3
 
 
 def test_an_aggregate_over_videos_in_memory():
     assert aggregate_over(CaptionCount(), [video(1, "a", "b"), video(2, "c")]) == 3
-
-
-def test_a_video_falls_in_the_same_group_every_time():
-    assert video_group("video7010") == video_group("video7010")
-    assert len({video_group(f"video{n}") for n in range(1000)}) > 32
 
 
 def test_the_step_list_is_the_one_the_configuration_and_the_tables_follow():

@@ -15,18 +15,18 @@ sorted by sen_id:
 
 The TSV it writes has the caption in the `sentences` column, to be labelled by
 hand: a ` | ` between two words marks a sentence boundary (see
-tests/data/runon_dev.tsv). Captions with fewer than three words are skipped.
+devsets/data/runon_dev.tsv). Captions with fewer than three words are skipped.
 
-Which samples tests/data/runon_dev.tsv holds, which are kept outside the
+Which samples devsets/data/runon_dev.tsv holds, which are kept outside the
 repository as held-out sets, and the seeds and sizes of each are in the README
-(step IV) and benchmarks/runon_devset.py. Since the twenty-eighth sample the gap
+(step IV) and devsets/runon.py. Since the twenty-eighth sample the gap
 stratum is nearly used up, so samples are drawn with `--gap 0`. A new sample
 leaves out every labelled one (`--exclude`, as often as there are files to leave
 out) and is written outside the repository until it has been scored.
 
 Usage:
-    .venv/bin/python benchmarks/sample_runon_devset.py --seed 24024 --long 100 --pronoun 80 --gap 80 \
-        --exclude tests/data/runon_dev.tsv --exclude /elsewhere/runon_sixteenth.tsv --sample 24 \
+    .venv/bin/python -m devsets.sample_runon --seed 24024 --long 100 --pronoun 80 --gap 80 \
+        --exclude devsets/data/runon_dev.tsv --exclude /elsewhere/runon_sixteenth.tsv --sample 24 \
         --out /elsewhere/runon_twenty_fourth.tsv
 """
 import argparse
@@ -50,13 +50,19 @@ PRONOUNS = {"he", "she", "they", "it", "i", "we", "you", "there"}
 COLUMNS = ("sen_id", "stratum", "sample", "sentences", "note")
 
 
-def train_captions(input_dir=MSRVTT) -> list:
-    """(sen_id, normalised caption, raw caption) of every train caption, by sen_id."""
+def train_split(input_dir=MSRVTT) -> tuple:
+    """(the ids of the train videos, every sentence record of the train and validate videos), as the raw
+    MSR-VTT annotations give them: what the samplers and the trainings draw from."""
     with zipfile.ZipFile(Path(input_dir) / ANNOTATIONS) as archive:
         data = json.loads(archive.read(MEMBER))
-    train_videos = {video["video_id"] for video in data["videos"] if video["split"] == "train"}
+    return {video["video_id"] for video in data["videos"] if video["split"] == "train"}, data["sentences"]
+
+
+def train_captions(input_dir=MSRVTT) -> list:
+    """(sen_id, normalised caption, raw caption) of every train caption, by sen_id."""
+    train_videos, sentences = train_split(input_dir)
     captions = []
-    for sentence in sorted(data["sentences"], key=lambda s: s["sen_id"]):
+    for sentence in sorted(sentences, key=lambda s: s["sen_id"]):
         if sentence["video_id"] in train_videos:
             raw = sentence["caption"]
             captions.append((sentence["sen_id"], normalize_caption(raw)[0], raw))

@@ -6,7 +6,7 @@ is downloaded) with a two-class head on each word's first word piece: does a
 new sentence start at this word? It is fine-tuned, all layers, for `PASSES` passes
 (two did better than one on labelled captions it never saw) over:
 
-- the hand-labelled captions of tests/data/runon_dev.tsv, each seen
+- the hand-labelled captions of devsets/data/runon_dev.tsv, each seen
   `REAL_REPEATS` times: the only examples of what real run-ons look like
   (headings before a sentence, scenes after scenes, a pronoun subject mid-caption);
 - synthetic run-ons: two captions of one train-split clip joined, the second's
@@ -16,21 +16,25 @@ new sentence start at this word? It is fine-tuned, all layers, for `PASSES` pass
 Synthetic examples come only from clips none of whose captions is labelled (in
 the dev set or in any `--exclude` file), so a held-out sample stays unseen.
 The result is exported to ONNX with int8 weights (onnxruntime's dynamic
-quantization), which is what the pipeline runs: transforms/runon_model/.
+quantization), which is what the pipeline runs: transforms/runon_model/, with
+model.json, the model card: how it was made, which samples it learnt from and
+which it never saw, and the sha256 of the two files beside it, so that a
+retraining (`make runon-train`) can be checked byte for byte against them.
 Needs the training requirements (requirements-train.txt: PyTorch, transformers).
 """
 import argparse
-import csv
+import hashlib
 import json
 import math
 import random
-import zipfile
 from pathlib import Path
 
+from devsets import read_tsv
+from devsets.runon import DEVSET, marked_boundaries
+from devsets.sample_runon import MSRVTT, train_split
 from transforms.boundary_model import MODEL_DIR, first_piece_of_each_word
 
-REPO = Path(__file__).resolve().parent.parent
-DEVSET = REPO / "tests" / "data" / "runon_dev.tsv"
+SEED = 1
 REAL_REPEATS = 4
 SYNTHETIC_PAIRS = 6000
 SINGLE_CAPTIONS = 6000
@@ -45,25 +49,13 @@ PRONOUN_FOR = {
 }
 
 
-def marked_boundaries(marked: str) -> tuple:
-    """'a man cooks | he adds salt' -> ('a man cooks he adds salt', [3])."""
-    pieces = [piece.strip() for piece in marked.split("|")]
-    boundaries, position = [], 0
-    for piece in pieces[:-1]:
-        position += len(piece.split())
-        boundaries.append(position)
-    return " ".join(pieces), boundaries
-
-
 def train_split_captions(input_dir) -> tuple:
     """({video_id: normalised train captions}, {sen_id: video_id}) from the MSR-VTT train/val zip."""
     from transforms.normalize import normalize_caption
 
-    with zipfile.ZipFile(Path(input_dir) / "train_val_annotation.zip") as archive:
-        data = json.loads(archive.read("train_val_videodatainfo.json"))
-    train = {video["video_id"] for video in data["videos"] if video["split"] == "train"}
+    train, sentences = train_split(input_dir)
     captions, video_of = {}, {}
-    for sentence in sorted(data["sentences"], key=lambda s: s["sen_id"]):
+    for sentence in sorted(sentences, key=lambda s: s["sen_id"]):
         video_of[sentence["sen_id"]] = sentence["video_id"]
         if sentence["video_id"] in train:
             captions.setdefault(sentence["video_id"], []).append(normalize_caption(sentence["caption"])[0])
@@ -95,12 +87,6 @@ def synthetic_examples(captions: dict, labelled_videos: set, seed: int) -> list:
         if usable:
             examples.append((rng.choice(usable), []))
     return examples
-
-
-def read_labelled(path) -> list:
-    """The rows of a labelled run-on TSV (tests/data/runon_dev.tsv's columns); quotes are plain characters."""
-    with open(path, encoding="utf-8") as handle:
-        return list(csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))
 
 
 def encode(tokenizer, examples: list):
@@ -149,8 +135,9 @@ def fine_tune(examples: list, seed: int, passes: int = PASSES, batch_size: int =
     return model.eval(), tokenizer
 
 
-def export(model, tokenizer, out_dir: Path, card: dict) -> None:
-    """ONNX with int8 weights (input_ids, attention_mask -> probability of a boundary per word piece)."""
+def export(model, tokenizer, out_dir: Path) -> None:
+    """ONNX with int8 weights (input_ids, attention_mask -> probability of a boundary per word piece),
+    and the tokenizer: the files MODEL_FILES names."""
     import tempfile
 
     import torch
@@ -176,7 +163,29 @@ def export(model, tokenizer, out_dir: Path, card: dict) -> None:
                           opset_version=17, dynamo=False)
         quantize_dynamic(str(full), str(out_dir / "model.onnx"), weight_type=QuantType.QInt8)
     tokenizer.backend_tokenizer.save(str(out_dir / "tokenizer.json"))
-    (out_dir / "model.json").write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
+
+
+# The files the card hashes: what the pipeline loads beside it.
+MODEL_FILES = ("model.onnx", "tokenizer.json")
+
+
+def model_card(dev: list, passes: int, seed: int, kept_out: list, model_dir) -> dict:
+    """What model.json says of the model in `model_dir`, trained on the dev-set rows `dev` with the
+    samples of the files `kept_out` held out. Made once the files it hashes are written."""
+    samples = sorted({int(row["sample"]) for row in dev})
+    return {
+        "max_tokens": MAX_TOKENS,
+        "trained_on": (f"all-MiniLM-L6-v2 fine-tuned {passes_in_words(passes)}: runon_dev.tsv samples "
+                       f"{sample_ranges(samples)} ({len(dev)} captions) x {REAL_REPEATS}, {SYNTHETIC_PAIRS} "
+                       f"synthetic pairs and {SINGLE_CAPTIONS} single captions of other train clips; seed {seed}"),
+        "samples": samples,
+        "kept_out": [Path(path).name for path in kept_out],
+        "sha256": {name: hashlib.sha256((Path(model_dir) / name).read_bytes()).hexdigest() for name in MODEL_FILES},
+    }
+
+
+def card_text(card: dict) -> str:
+    return json.dumps(card, indent=2) + "\n"
 
 
 def sample_ranges(samples) -> str:
@@ -196,17 +205,17 @@ def passes_in_words(passes: int) -> str:
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--input", default=str(REPO.parent / "shared" / "data" / "msrvtt"),
+    parser.add_argument("--input", default=str(MSRVTT),
                         help="the folder of the raw MSR-VTT annotation zips")
     parser.add_argument("--exclude", action="append", default=[], metavar="TSV",
                         help="a labelled sample kept out of training: no synthetic example from its clips (repeatable)")
     parser.add_argument("--out", default=str(MODEL_DIR))
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--passes", type=int, default=PASSES, help="passes over the training examples")
     args = parser.parse_args()
     captions, video_of = train_split_captions(args.input)
-    dev = read_labelled(DEVSET)
-    kept_out = [row for path in args.exclude for row in read_labelled(path)]
+    dev = read_tsv(DEVSET)
+    kept_out = [row for path in args.exclude for row in read_tsv(path)]
     labelled_videos = {video_of[int(row["sen_id"])] for row in dev + kept_out}
     real = [marked_boundaries(row["sentences"]) for row in dev]
     examples = real * REAL_REPEATS + synthetic_examples(captions, labelled_videos, args.seed)
@@ -214,14 +223,10 @@ def main():
     print(f"{len(examples)} examples: {len(real)} labelled captions x {REAL_REPEATS}, "
           f"{len(examples) - len(real) * REAL_REPEATS} synthetic (clips of {len(labelled_videos)} videos kept out)")
     model, tokenizer = fine_tune(examples, args.seed, args.passes)
-    samples = sample_ranges({int(row["sample"]) for row in dev})
-    export(model, tokenizer, Path(args.out), {
-        "max_tokens": MAX_TOKENS,
-        "trained_on": (f"all-MiniLM-L6-v2 fine-tuned {passes_in_words(args.passes)}: runon_dev.tsv samples {samples} "
-                       f"({len(real)} captions) x {REAL_REPEATS}, {SYNTHETIC_PAIRS} synthetic pairs and "
-                       f"{SINGLE_CAPTIONS} single captions of other train clips; seed {args.seed}"),
-        "kept_out": [Path(path).name for path in args.exclude],
-    })
+    out = Path(args.out)
+    export(model, tokenizer, out)
+    card = model_card(dev, args.passes, args.seed, args.exclude, out)
+    (out / "model.json").write_text(card_text(card), encoding="utf-8")
     print(f"wrote {args.out}")
 
 

@@ -5,27 +5,25 @@ with step I, and samples token occurrences that Hunspell en_US rejects
 (tokens containing a digit are skipped). The sample is uniform over candidate
 occurrences (seed 2022), with at most 3 occurrences of the same token, sorted
 by sen_id. The TSV it writes has empty label/intended/note columns, to be
-filled in by hand (see tests/data/spelling_dev.tsv).
+filled in by hand (see devsets/data/spelling_dev.tsv).
 
-tests/data/spelling_dev.tsv holds the samples drawn so far (their seeds and
+devsets/data/spelling_dev.tsv holds the samples drawn so far (their seeds and
 sizes are in benchmarks/spelling_devset.py). A new sample leaves out every
 sentence the dev set labels (`--exclude-labelled`) and every sentence of the
 sample files given with `--exclude`, labelled or not, so that samples drawn in
 one round for different labellers share no caption. It is written outside the
 repository, labelled blind, scored once, and only then merged into the dev set.
 
-Usage (as a module, so that `--exclude-labelled` can import benchmarks.spelling_devset):
-    .venv/bin/python -m benchmarks.sample_spelling_devset --seed 19191 --size 250 --exclude-labelled \
+Usage:
+    .venv/bin/python -m devsets.sample_spelling --seed 19191 --size 250 --exclude-labelled \
         [--exclude /tmp/spelling_other_sample.tsv] --out /tmp/spelling_new_sample.tsv
 """
 import argparse
 import collections
-import json
 import random
-import zipfile
-from pathlib import Path
 
-from benchmarks.sample_runon_devset import ANNOTATIONS, MEMBER, MSRVTT, sen_ids_in
+from devsets import spelling
+from devsets.sample_runon import MSRVTT, sen_ids_in, train_split
 from transforms.spelling import SpellingSettings as SpellingConfig
 from transforms.normalize import normalize_caption
 from transforms.spelling import open_hunspell
@@ -37,10 +35,8 @@ COLUMNS = ("sen_id", "position", "token", "caption", "label", "intended", "note"
 
 
 def train_sentences(input_dir=MSRVTT) -> list:
-    with zipfile.ZipFile(Path(input_dir) / ANNOTATIONS) as archive:
-        data = json.loads(archive.read(MEMBER))
-    train_videos = {video["video_id"] for video in data["videos"] if video["split"] == "train"}
-    return [sentence for sentence in data["sentences"] if sentence["video_id"] in train_videos]
+    train_videos, sentences = train_split(input_dir)
+    return [sentence for sentence in sentences if sentence["video_id"] in train_videos]
 
 
 def candidate_occurrences(sentences: list) -> list:
@@ -83,7 +79,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--size", type=int, default=SAMPLE_SIZE)
     parser.add_argument("--exclude-labelled", action="store_true",
-                        help="skip the sentences tests/data/spelling_dev.tsv already labels")
+                        help="skip the sentences devsets/data/spelling_dev.tsv already labels")
     parser.add_argument("--exclude", action="append", default=[],
                         help="a sample TSV whose sentences this sample leaves out (repeatable)")
     args = parser.parse_args()
@@ -92,8 +88,7 @@ def main() -> None:
     candidates = candidate_occurrences(sentences)
     excluded = frozenset().union(*map(sen_ids_in, args.exclude))
     if args.exclude_labelled:
-        from benchmarks.spelling_devset import load_devset
-        excluded |= {int(row["sen_id"]) for row in load_devset()}
+        excluded |= {int(row["sen_id"]) for row in spelling.load_devset()}
     candidates = [occurrence for occurrence in candidates if occurrence[0] not in excluded]
     distinct = len({occurrence[2] for occurrence in candidates})
     print(f"train sentences: {len(sentences)}")
