@@ -73,9 +73,9 @@ def test_the_setup_file_ships_profiles_and_word_lists(tmp_path):
             "schemas/validation.py"} <= names
 
 
-def test_the_run_on_rule_is_one_of_three_and_the_model_threshold_a_probability():
+def test_the_run_on_rule_is_truncate_or_model_and_the_model_threshold_a_probability():
     assert config_from_dict({"runon": {"rule": "model", "model_threshold": 0.7}}).runon.rule == "model"
-    with pytest.raises(ConfigError, match="'truncate', 'parse' or 'model', not 'senter'"):
+    with pytest.raises(ConfigError, match="'truncate' or 'model', not 'senter'"):
         config_from_dict({"runon": {"rule": "senter"}})
     with pytest.raises(ConfigError, match="model_threshold must be between 0 and 1"):
         config_from_dict({"runon": {"rule": "model", "model_threshold": 1.5}})

@@ -65,14 +65,14 @@ def test_a_repeated_sen_id_keeps_the_first_record_even_across_files():
                        annotations([video(1)], [sentence(1, 1, "second")]))
     assert [c.text for c in batches["video0"].captions] == ["first"]
     assert batches["video1"].captions == []
-    assert batches["video1"].removed[0]["reason"].startswith("sen_id repeated")
+    assert batches["video1"].removed[0].reason.startswith("sen_id repeated")
 
 
 def test_sentences_of_an_unknown_video_are_removed():
     batches = read_all(annotations([video(0)], [sentence(1, 5, "lost")]))
     assert batches["video5"].captions == []
-    assert batches["video5"].removed[0]["reason"] == "video 'video5' is not in the video table"
-    assert batches["video5"].removed[0]["caption"] == "lost"
+    assert batches["video5"].removed[0].reason == "video 'video5' is not in the video table"
+    assert batches["video5"].removed[0].caption == "lost"
 
 
 def test_a_video_record_without_category_makes_its_sentences_unusable():
@@ -80,7 +80,7 @@ def test_a_video_record_without_category_makes_its_sentences_unusable():
     del bad["category"]
     batches = read_all(annotations([bad], [sentence(1, 0, "a")]))
     assert batches["video0"].captions == []
-    assert "has no integer category" in batches["video0"].removed[0]["reason"]
+    assert "has no integer category" in batches["video0"].removed[0].reason
 
 
 def test_input_folder_with_zips_and_json(tmp_path):
@@ -135,5 +135,5 @@ def test_a_sen_id_repeated_in_another_file_is_removed_from_the_later_file():
                        annotations([video(1)], [sentence(1, 1, "b"), sentence(2, 1, "c")]))
     assert [c.sen_id for c in batches["video0"].captions] == [1]
     assert [c.sen_id for c in batches["video1"].captions] == [2]
-    assert batches["video1"].removed[0]["reason"] == "sen_id repeated: 1 was read before"
+    assert batches["video1"].removed[0].reason == "sen_id repeated: 1 was read before"
     assert batches["video1"].input_records == 2

@@ -3,7 +3,7 @@ import statistics
 import pytest
 
 from pipelines.config import ConfigError, config_from_dict, load_config
-from transforms.lineage import EditRow
+from transforms.lineage import EditRow, RemovedRow, RunonRow
 from transforms.batch import Caption, VideoBatch
 from transforms.runon import (add_moments, apply_policy, length_moments, max_sen_id, new_sen_id, truncate_caption,
                               truncate_long_captions, word_limit)
@@ -45,23 +45,22 @@ SPLIT = [["a b c", "d e", "f"], ["g h i"]]
 def test_policy_first_keeps_the_first_sentence_and_records_the_rest():
     result = apply_policy(split_batch(), SPLIT, "first", detector="model")
     assert [(c.sen_id, c.text) for c in result.captions] == [(3, "a b c"), (7, "g h i")]
-    assert result.edits == [{"sen_id": 3, "video_id": "video1", "step": "runon", "rule": "model:first",
-                             "before": "a b c d e f", "after": "a b c"}]
-    assert result.runon == [{"sen_id": 3, "video_id": "video1", "split": "train", "sentences": ["a b c", "d e", "f"],
-                             "policy": "first", "action": "kept the first of 3 sentences", "new_sen_ids": []}]
+    assert result.edits == [EditRow(3, "video1", "runon", "model:first", "a b c d e f", "a b c")]
+    assert result.runon == [RunonRow(3, "video1", "train", ("a b c", "d e", "f"), "first",
+                                     "kept the first of 3 sentences", ())]
 
 
 def test_policy_separate_makes_one_caption_per_sentence_with_new_ids():
     result = apply_policy(split_batch(), SPLIT, "separate", id_stride=100, detector="model")
     assert [(c.sen_id, c.text) for c in result.captions] == [(3, "a b c"), (7, "g h i"), (103, "d e"), (203, "f")]
-    assert result.runon[0]["new_sen_ids"] == [103, 203]
-    assert result.runon[0]["action"] == "made 3 captions"
+    assert result.runon[0].new_sen_ids == (103, 203)
+    assert result.runon[0].action == "made 3 captions"
 
 
 def test_policy_whole_changes_no_caption():
     result = apply_policy(split_batch(), SPLIT, "whole", detector="model")
     assert result.captions == split_batch().captions and result.edits == []
-    assert result.runon[0]["sentences"] == ["a b c", "d e", "f"] and result.runon[0]["new_sen_ids"] == []
+    assert result.runon[0].sentences == ("a b c", "d e", "f") and result.runon[0].new_sen_ids == ()
 
 
 def test_new_ids_are_above_every_input_id_and_never_collide():
@@ -74,7 +73,8 @@ def test_new_ids_are_above_every_input_id_and_never_collide():
 
 def test_max_sen_id_counts_removed_captions_too():
     video = VideoBatch("video1", "train", 0, [Caption(3, "a b")],
-                       removed=[{"sen_id": 9}, {"sen_id": None}])
+                       removed=[RemovedRow(9, "video1", "train", "a", "dedup", "near-duplicate", 3),
+                                RemovedRow(None, "video1", "train", None, "read", "sen_id is not an integer")])
     assert max_sen_id(video) == 9
 
 
