@@ -8,7 +8,7 @@ by sen_id. The TSV it writes has empty label/intended/note columns, to be
 filled in by hand (see devsets/data/spelling_dev.tsv).
 
 devsets/data/spelling_dev.tsv holds the samples drawn so far (their seeds and
-sizes are in benchmarks/spelling_devset.py). A new sample leaves out every
+sizes are in devsets/spelling.py). A new sample leaves out every
 sentence the dev set labels (`--exclude-labelled`) and every sentence of the
 sample files given with `--exclude`, labelled or not, so that samples drawn in
 one round for different labellers share no caption. It is written outside the

@@ -4,7 +4,7 @@ The examples are the labelled tokens of devsets/data/spelling_dev.tsv whose
 decision the gate checks (transforms/spelling/gate.py: a correction on the
 corpus's evidence, or a flagged token), one per candidate: its features, and
 whether it is the word the labeller wrote. The `held-out` samples that
-benchmarks/spelling_devset.py names are left out, so that they measure the
+devsets/spelling.py names are left out, so that they measure the
 gate. The classifier is scikit-learn's HistGradientBoostingClassifier,
 exported to ONNX (skl2onnx) so that the pipeline runs it on onnxruntime, as it
 runs step IV's model: transforms/spelling/gate_model/.
@@ -49,7 +49,7 @@ def collect_examples(rows, speller, clips) -> list:
 
     `speller`: a Speller built with `use_gate=False`, so that its decisions are the rule's own.
     """
-    from benchmarks.spelling_devset import sample_of, token_output
+    from devsets.spelling import sample_of, token_output
     from transforms.spelling import OtherCaptions, Token, is_checked
 
     rule = speller.rule
@@ -167,7 +167,7 @@ def export(model, examples, out_dir: Path, trained_on: str) -> None:
 
 def main() -> None:
     from devsets.sample_runon import MSRVTT
-    from benchmarks.spelling_devset import DEVSET, corpus_statistics, load_devset, rows_in
+    from devsets.spelling import DEVSET, corpus_statistics, load_devset, rows_in
     from pipelines.config import load_config
     from transforms.spelling import Speller, WordLists
 
@@ -179,7 +179,7 @@ def main() -> None:
     args = parser.parse_args()
 
     config = load_config("default").spelling
-    # The held-out samples (benchmarks/spelling_devset.py's GROUPS) stay unseen, so that they measure the gate.
+    # The held-out samples (devsets/spelling.py's GROUPS) stay unseen, so that they measure the gate.
     rows = rows_in(load_devset(args.devset), "tuned")
     stats, phrases, clips = corpus_statistics(args.input)
     # The gate learns from the rule's decisions, not from its own.
