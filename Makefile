@@ -30,14 +30,14 @@ $(VENV)/.installed: requirements.txt constraints.txt setup.py
 EXPORTS ?= msrvtt-json,coco,hf
 
 run: install
-	$(BIN)/capclean clean --input $(INPUT) --output $(OUTPUT) --profile $(PROFILE) --export $(EXPORTS) $(BEAM_ARGS)
+	$(BIN)/capclean clean --input $(INPUT) --output $(OUTPUT) --overwrite --profile $(PROFILE) --export $(EXPORTS) $(BEAM_ARGS)
 
 # Step III over the paper's grid of (e, s), steps I-II computed once.
 sweep: install
 	$(BIN)/capclean sweep --input $(INPUT) --output $(OUTPUT)-sweep --profile $(PROFILE) $(BEAM_ARGS)
 
 test: install
-	$(BIN)/python -m pytest -q tests
+	$(BIN)/python -m pytest -q tests/unit tests/integration
 
 # Unit tests only: no full MSR-VTT runs.
 test-fast: install

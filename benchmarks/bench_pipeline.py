@@ -22,7 +22,8 @@ def run_floor(input_path, output_dir, beam_args):
     from pipelines.clean import STEP_NAMES
     from pipelines.config import load_config
     from pipelines.run import make_pipeline
-    from transforms.read import ReadMsrVtt, find_annotation_files
+    from pipelines.read_source import ReadMsrVtt
+    from transforms.read import find_annotation_files
     from transforms.write import WriteTables
 
     pipeline = make_pipeline(beam_args)

@@ -36,7 +36,8 @@ def read_and_correct(pipeline, sources, config, last_step: str = "screen"):
     # STEPS, and need not wait seconds for Beam to load.
     from pipelines.apply_step import ApplyStep, compute_figures
     from pipelines.progress import log_progress
-    from transforms.read import CaptionLimits, ReadMsrVtt
+    from pipelines.read_source import ReadMsrVtt
+    from transforms.read import CaptionLimits
 
     limits = CaptionLimits(config.input.max_caption_words, config.input.max_caption_characters)
     videos = pipeline | "Read" >> ReadMsrVtt(sources, limits) | log_progress("read")

@@ -1,25 +1,23 @@
 """The `capclean` command line: clean, sweep, report, export."""
 import argparse
 import json
-import ctypes
-import errno
 import logging
-import os
 import re
 import shutil
 import sys
 import time
-import uuid
 from pathlib import Path
 
 from pipelines.config import ALL_STEPS, ConfigError, load_config, override
-from transforms.runon import RUNON_RULES
+from pipelines.output_folder import check_target, put_in_place, remove_stale_staging, staging_folder, write_marker
 from transforms.errors import CapcleanError, find_error_line
+from transforms.runon import RUNON_RULES
 
 log = logging.getLogger("capclean")
 
 EXIT_VALIDATION_FAILED = 1
-EXIT_USAGE = 2
+EXIT_USAGE = 2  # a usage, configuration, input or output error, and any failure of the system (disk, memory)
+EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report it
 EXPORT_NAMES = ("msrvtt-json", "coco", "hf")
 EXPORTS_HELP = ("msrvtt-json (the MSR-VTT JSON format)", "coco (validate and test references)",
                 "hf (Hugging Face datasets layout)")
@@ -40,7 +38,10 @@ def build_parser() -> argparse.ArgumentParser:
     formatter = argparse.RawDescriptionHelpFormatter
     clean = commands.add_parser("clean", help="run the cleaning pipeline", epilog=BEAM_HELP,
                                 formatter_class=formatter)
-    add_input_arguments(clean, "output folder; replaced only when the new output has passed validation")
+    add_input_arguments(clean, "output folder: a new or empty one, or (with --overwrite) an earlier capclean "
+                               "output, replaced only when the new output has passed validation")
+    clean.add_argument("--overwrite", action="store_true",
+                       help="replace the earlier capclean output at --output (never a folder capclean did not write)")
     add_step_arguments(clean)
     clean.add_argument("--export", metavar="LIST", default="",
                        help=f"also write these exports into the output: comma-separated of {','.join(EXPORTS_HELP)}")
@@ -170,10 +171,24 @@ def main(argv=None) -> int:
             return sweep_command(args, config, beam_args)
         exports = _comma_list(args.export) or ()
         check_export_names(exports)
-        return run_clean(args.input, args.output, config, beam_args, exports)
+        return run_clean(args.input, args.output, config, beam_args, exports, args.overwrite)
     except (ConfigError, CapcleanError) as error:
         print(f"capclean: error: {find_error_line(error) or error}", file=sys.stderr)
         return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("capclean: interrupted; the earlier output, if any, is as it was", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except (OSError, MemoryError) as error:
+        print(f"capclean: error: {system_error_line(error)}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def system_error_line(error: BaseException) -> str:
+    """One line for a failure of the system: a file that cannot be written, a full disk, no memory."""
+    if isinstance(error, MemoryError):
+        return "out of memory; give the run more memory, or fewer worker processes (--direct_num_workers)"
+    where = f" ({error.filename})" if getattr(error, "filename", None) else ""
+    return f"{error.strerror or error}{where}" if isinstance(error, OSError) else str(error)
 
 
 def join_flag_values(beam_args: list) -> list:
@@ -193,26 +208,32 @@ def check_export_names(names):
         raise ConfigError(f"unknown export {', '.join(unknown)}; exports: {', '.join(EXPORT_NAMES)}")
 
 
-def run_clean(input_path, output_dir, config, beam_args, exports=()) -> int:
+def run_clean(input_path, output_dir, config, beam_args, exports=(), overwrite=False) -> int:
     from pipelines.run import run_pipeline  # Beam is imported only when a pipeline runs
 
+    check_target(Path(output_dir), [input_path], overwrite)
     output = Path(output_dir).resolve()
     output.parent.mkdir(parents=True, exist_ok=True)
     remove_stale_staging(output)
-    staging = sibling_folder(output, "partial")
+    staging = staging_folder(output)
     started = time.monotonic()
     log.info("cleaning %s into %s (profile %s, steps %s)", input_path, output, config.profile, ",".join(config.steps))
-    with worker_errors_as_one_line(staging):
-        run_pipeline(input_path, str(staging), config, beam_args)
-    result = json.loads((staging / "validation" / "result.json").read_text())
-    if not result["success"]:
-        print("capclean: the output failed validation; it is left in " f"{staging}:", file=sys.stderr)
-        for failure in result["failures"]:
-            print(f"  - {failure}", file=sys.stderr)
-        return EXIT_VALIDATION_FAILED
-    log.info("pipeline and validation done in %.0f s; writing the report", time.monotonic() - started)
-    write_report_and_exports(staging, input_path, exports)
-    replace_folder(staging, output)
+    try:
+        with worker_errors_as_one_line():
+            run_pipeline(input_path, str(staging), config, beam_args)
+        result = json.loads((staging / "validation" / "result.json").read_text())
+        if not result["success"]:
+            print(f"capclean: the output failed validation; it is left in {staging}:", file=sys.stderr)
+            for failure in result["failures"]:
+                print(f"  - {failure}", file=sys.stderr)
+            return EXIT_VALIDATION_FAILED
+        log.info("pipeline and validation done in %.0f s; writing the report", time.monotonic() - started)
+        write_marker(staging, {"profile": config.profile})
+        write_report_and_exports(staging, output, input_path, exports)
+        put_in_place(staging, output, [input_path])
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)  # a failed run leaves nothing behind
+        raise
     stats = json.loads((output / "stats.json").read_text())
     print(format_summary(stats, time.monotonic() - started))
     print(f"  validation passed; output in {output}\n  report: {output / 'report.html'}, "
@@ -220,36 +241,42 @@ def run_clean(input_path, output_dir, config, beam_args, exports=()) -> int:
     return 0
 
 
-def write_report_and_exports(output: Path, input_path, exports):
+def write_report_and_exports(staging: Path, output: Path, input_path, exports):
+    """The report and the exports, written into the staging folder; the report names `output`."""
     from pipelines.report import write_report
 
-    write_report(str(output))
+    write_report(str(staging), shown_as=str(output))
     if exports:
         from pipelines.exports import run_exports
-        for path in run_exports(exports, str(output), input_path):
+        for path in run_exports(exports, str(staging), input_path):
             log.info("exported %s", path)
 
 
-class worker_errors_as_one_line:
-    """Turn a capclean error raised on a worker (wrapped by the runner) back into one line; remove `staging` if given."""
+# A failure of the system that a worker raised, as the runner's wrapping text shows it.
+WORKER_SYSTEM_ERROR = re.compile(r"\b(?:[A-Za-z]+Error): \[Errno (\d+)\] ([^\n'\"]*)|\bMemoryError\b")
 
-    def __init__(self, staging=None):
-        self._staging = staging
+
+class worker_errors_as_one_line:
+    """Turn a capclean error, a failed write or a lack of memory raised on a worker (wrapped by the
+    runner in its own exception and traceback) back into the error it was, for one line."""
 
     def __enter__(self):
         return self
 
     def __exit__(self, kind, error, traceback):
-        if error is None:
+        if error is None or isinstance(error, (CapcleanError, OSError, MemoryError)):
             return False
-        if self._staging is not None:
-            shutil.rmtree(self._staging, ignore_errors=True)
-        if isinstance(error, CapcleanError) or not isinstance(error, Exception):
-            return False
+        if not isinstance(error, Exception):
+            return False  # KeyboardInterrupt, SystemExit
         message = find_error_line(error)
-        if message is None:
+        if message is not None:
+            raise CapcleanError(message) from None
+        system = WORKER_SYSTEM_ERROR.search(str(error))
+        if system is None:
             return False
-        raise CapcleanError(message) from None
+        if system.group(1) is None:
+            raise MemoryError() from None
+        raise OSError(int(system.group(1)), system.group(2).split(" [while running")[0].strip()) from None
 
 
 def sweep_command(args, config, beam_args) -> int:
@@ -309,85 +336,6 @@ def export_command(args) -> int:
     for path in run_exports(names, args.run, args.input):
         print(f"capclean: exported {path}")
     return 0
-
-
-# --- The output folder: written beside the target, swapped in when it has passed validation
-
-def sibling_folder(target: Path, kind: str) -> Path:
-    """`.NAME.partial-PID-XXXXXXXX` (or `.old-`) beside `target`: hidden, and named after the process that owns it."""
-    return target.parent / f".{target.name}.{kind}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
-
-
-def sibling_folder_pattern(target: Path) -> re.Pattern:
-    return re.compile(rf"\.{re.escape(target.name)}\.(partial|old)-(\d+)-[0-9a-f]{{8}}")
-
-
-def remove_stale_staging(target: Path) -> list:
-    """Delete the staging and set-aside folders that runs into `target` left when they were killed.
-
-    Only folders named by `sibling_folder` for this very target, and only those
-    whose process is gone: a run still writing keeps its folder. A previous output
-    set aside by a run killed before it could put the new one in place is put back.
-    """
-    pattern = sibling_folder_pattern(target)
-    removed = []
-    for folder in sorted(target.parent.iterdir()):
-        match = pattern.fullmatch(folder.name)
-        if not match or not folder.is_dir() or folder.is_symlink() or process_is_running(int(match.group(2))):
-            continue
-        if match.group(1) == "old" and not target.exists():
-            log.info("putting back %s, the output an earlier run set aside before it was killed", folder)
-            os.rename(folder, target)
-        else:
-            log.info("removing %s, left by an earlier run that did not finish", folder)
-            shutil.rmtree(folder, ignore_errors=True)
-            removed.append(folder)
-    return removed
-
-
-def process_is_running(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # someone else's process
-    return True
-
-
-def replace_folder(new: Path, target: Path) -> None:
-    """Put `new` at `target`: one atomic exchange where the system has one, so `target` is
-    never missing; the previous output is deleted last."""
-    if not target.exists():
-        os.rename(new, target)
-        return
-    if exchange_paths(new, target):
-        shutil.rmtree(new)  # `new` now holds the previous output
-        return
-    old = sibling_folder(target, "old")
-    os.rename(target, old)
-    os.rename(new, target)
-    shutil.rmtree(old)
-
-
-_RENAME_EXCHANGE = 2  # linux/fs.h
-
-
-def exchange_paths(a: Path, b: Path) -> bool:
-    """Swap two paths atomically (Linux renameat2 RENAME_EXCHANGE); False where that is not available."""
-    try:
-        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
-    except (AttributeError, OSError):
-        return False  # not Linux, or a C library without renameat2
-    at_cwd = -100  # AT_FDCWD: the paths are resolved as given
-    if renameat2(at_cwd, os.fsencode(a), at_cwd, os.fsencode(b), _RENAME_EXCHANGE) == 0:
-        return True
-    error = ctypes.get_errno()
-    if error in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP):
-        return False  # a file system or kernel that cannot exchange
-    raise OSError(error, f"cannot swap {a} and {b}: {os.strerror(error)}")
 
 
 def format_summary(stats, seconds) -> str:

@@ -18,6 +18,7 @@ import yaml
 
 from pipelines.clean import STEPS
 from transforms.errors import ConfigError
+from transforms.read import MAX_FILE_MEGABYTES
 
 PROFILE_DIR = Path(__file__).resolve().parent / "profiles"
 # The steps --steps and a profile's `steps` may name, in the order they run (the others always run).
@@ -32,10 +33,12 @@ class InputConfig:
     # caption has 72 words and 367 characters.
     max_caption_words: int = 500
     max_caption_characters: int = 5000
+    # An annotation file (a zip's member unpacked) larger than this many MiB is refused before it is read.
+    max_file_megabytes: int = MAX_FILE_MEGABYTES
 
     def __post_init__(self):
-        if self.max_caption_words < 1 or self.max_caption_characters < 1:
-            raise ConfigError("input.max_caption_words and input.max_caption_characters must be >= 1")
+        if min(self.max_caption_words, self.max_caption_characters, self.max_file_megabytes) < 1:
+            raise ConfigError("input.max_caption_words, max_caption_characters and max_file_megabytes must be >= 1")
 
 
 @dataclass(frozen=True)
@@ -100,8 +103,8 @@ def config_from_dict(values: dict) -> CleaningConfig:
     sections = {}
     for name, section_type in SECTIONS.items():
         sections[name] = _build_section(name, section_type, values.pop(name, {}) or {})
-    steps = values.pop("steps", ALL_STEPS)
-    profile = values.pop("profile", "custom")
+    steps = _typed("steps", values.pop("steps", ALL_STEPS), tuple)
+    profile = _typed("profile", values.pop("profile", "custom"), str)
     if values:
         raise ConfigError(f"unknown configuration keys: {', '.join(sorted(values))}")
     return CleaningConfig(profile=profile, steps=tuple(steps), **sections)
@@ -119,18 +122,49 @@ def override(config: CleaningConfig, section: str, **changes) -> CleaningConfig:
 
 
 def _build_section(name, section_type, values):
+    if not isinstance(values, dict):
+        raise ConfigError(f"section {name!r} must be a mapping of settings, not {_shown(values)}")
     known = {f.name: f for f in dataclasses.fields(section_type)}
     unknown = sorted(set(values) - set(known))
     if unknown:
         raise ConfigError(f"unknown keys in section {name!r}: {', '.join(unknown)}")
-    converted = {}
-    for key, value in values.items():
-        if isinstance(value, list):
-            value = tuple(value)
-        if key == "split_video_ranges":
-            value = {split: tuple(bounds) for split, bounds in value.items()}
-        converted[key] = value
-    return section_type(**converted)
+    return section_type(**{key: _typed(f"{name}.{key}", value, known[key].type) for key, value in values.items()})
+
+
+def _typed(setting: str, value, expected):
+    """`value` as the field's type wants it, or a ConfigError naming the setting and what it needs."""
+    if expected is bool and isinstance(value, bool):
+        return value
+    if expected is int and isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if expected is float and isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    if expected is str and isinstance(value, str):
+        return value
+    if expected is tuple and isinstance(value, (list, tuple)) and all(isinstance(item, str) for item in value):
+        return tuple(value)
+    if expected is dict:
+        return _video_ranges(setting, value)
+    wanted = {bool: "true or false", int: "a whole number", float: "a number", str: "a string",
+              tuple: "a list of strings"}.get(expected, str(expected))
+    raise ConfigError(f"{setting} must be {wanted}, not {_shown(value)}")
+
+
+def _video_ranges(setting: str, value) -> dict:
+    """`split: [first, last]` video numbers per split; null or {} for none."""
+    if value is None:
+        return {}
+    if isinstance(value, dict) and all(isinstance(bounds, (list, tuple)) and len(bounds) == 2
+                                       and all(isinstance(n, int) and not isinstance(n, bool) for n in bounds)
+                                       for bounds in value.values()):
+        return {split: tuple(bounds) for split, bounds in value.items()}
+    raise ConfigError(f"{setting} must map each split to [first, last] video numbers (or be null), "
+                      f"not {_shown(value)}")
+
+
+def _shown(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _read_yaml(path: Path) -> dict:

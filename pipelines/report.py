@@ -16,7 +16,6 @@ import io
 import json
 import os
 import pathlib
-import re
 import urllib.parse
 from dataclasses import dataclass
 
@@ -52,13 +51,17 @@ LONGEST_BIN = 40
 RUN_COLORS = ("#1f5fa8", "#d9661f")
 
 
-def write_report(output_dir: str, compare_dir: str | None = None, report_path: str | None = None) -> pathlib.Path:
+def write_report(output_dir: str, compare_dir: str | None = None, report_path: str | None = None,
+                 shown_as: str | None = None) -> pathlib.Path:
     """Write the HTML report of the run in `output_dir` (beside the run in `compare_dir`, if given).
 
-    The page goes to `report_path`, by default `<output_dir>/report.html`.
-    Returns the path written.
+    The page goes to `report_path`, by default `<output_dir>/report.html`. `shown_as`: the
+    folder the page names for the run, when it is written before the run is put in place
+    (`capclean clean` writes it in its staging folder). Returns the path written.
     """
     runs = [load_run(output_dir)]
+    if shown_as is not None:
+        runs[0].shown_as = pathlib.Path(shown_as)
     if compare_dir is not None:
         runs.append(load_run(compare_dir))
     label_runs(runs)
@@ -85,6 +88,7 @@ class Run:
     corrections: pd.DataFrame
     validation: dict | None  # validation/result.json, when the run has one
     label: str = ""  # what the page calls this run: its profile, unless both runs share one
+    shown_as: pathlib.Path | None = None  # the folder the page names, if not `folder`
 
 
 def load_run(output_dir) -> Run:
@@ -114,15 +118,9 @@ def read_table(folder: pathlib.Path, name: str) -> pd.DataFrame:
     return table.to_pandas(types_mapper=integer_types.get)
 
 
-def shown_folder(folder: pathlib.Path) -> pathlib.Path:
-    """The folder a run is known by.
-
-    `capclean clean` writes the report while the run still sits in its staging
-    folder (`.NAME.partial-1a2b3c4d`, beside the target, see cli.run_clean) and
-    renames it to NAME after; the page names the folder the run ends up in.
-    """
-    staging = re.fullmatch(r"\.(.+)\.partial-[0-9a-f]{8}", folder.name)
-    return folder.with_name(staging.group(1)) if staging else folder
+def shown_folder(run: Run) -> pathlib.Path:
+    """The folder a run is known by: where it ends up, not the staging folder it is written in."""
+    return run.shown_as or run.folder
 
 
 def label_runs(runs: list[Run]) -> None:
@@ -131,7 +129,7 @@ def label_runs(runs: list[Run]) -> None:
         run.label = str(run.stats.get("profile", "?"))
     if len(runs) == 2 and runs[0].label == runs[1].label:
         for run in runs:
-            run.label = f"{run.label} ({shown_folder(run.folder).name})"
+            run.label = f"{run.label} ({shown_folder(run).name})"
         if runs[0].label == runs[1].label:
             runs[0].label, runs[1].label = f"A: {runs[0].label}", f"B: {runs[1].label}"
 
@@ -211,7 +209,7 @@ def render_page(runs: list[Run], report_dir: pathlib.Path) -> str:
 
 def header_section(runs: list[Run], report_dir: pathlib.Path) -> str:
     rows = [
-        ("folder", [f"<code>{esc(shown_folder(run.folder))}</code>" for run in runs]),
+        ("folder", [f"<code>{esc(shown_folder(run))}</code>" for run in runs]),
         ("profile", [esc(run.stats.get("profile", "?")) for run in runs]),
         ("steps run", [esc(", ".join(steps_run(run.stats))) for run in runs]),
         ("validation", [validation_summary(run, report_dir) for run in runs]),

@@ -14,7 +14,9 @@ import apache_beam as beam
 from apache_beam.options.pipeline_options import PipelineOptions, StandardOptions
 
 from pipelines.clean import build_cleaning
-from transforms.read import find_annotation_files, load_annotations
+from transforms.read import find_annotation_files, load_annotations, missing_msrvtt_files
+
+log = logging.getLogger("capclean")
 
 DASK_RUNNER_NAMES = ("DaskRunner", "dask")
 
@@ -80,7 +82,9 @@ def run_and_wait(pipeline: beam.Pipeline) -> None:
 
 
 def run_pipeline(input_path: str, output_dir: str, config, beam_args) -> None:
-    sources = find_annotation_files(input_path)
+    sources = find_annotation_files(input_path, config.input.max_file_megabytes)
+    for name in missing_msrvtt_files(sources):
+        log.warning("warning: %s is not in %s: the output will have no videos of its splits", name, input_path)
     # A file that cannot be read should stop the run here, in one line, rather
     # than inside a worker, where the runner wraps the error in its own traceback.
     for source in sources:

@@ -13,8 +13,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-import apache_beam as beam
-
 from transforms.batch import Caption, VideoBatch
 from transforms.errors import CapcleanError
 from transforms.lineage import RemovedRow
@@ -30,38 +28,63 @@ class InputError(CapcleanError):
 class AnnotationFile:
     path: str  # the file on disk
     member: Optional[str] = None  # the JSON file inside it, when `path` is a zip
+    size: int = 0  # bytes, unpacked
 
     @property
     def name(self) -> str:
         return f"{self.path}:{self.member}" if self.member else self.path
 
 
-def find_annotation_files(input_path: str) -> list:
+# The largest annotation file read (a JSON file, or a zip's JSON member unpacked), in MiB: a
+# file is parsed in memory, so a larger one is refused before it is read (MSR-VTT's largest is 16 MiB).
+MAX_FILE_MEGABYTES = 512
+# MSR-VTT's two annotation files: a folder holding one of them should hold the other.
+MSRVTT_FILES = ("train_val_videodatainfo.json", "test_videodatainfo.json")
+
+
+def find_annotation_files(input_path: str, max_megabytes: int = MAX_FILE_MEGABYTES) -> list:
     """The annotation files of an input folder (JSON files and the JSON members of zips), or the one file given.
 
-    A JSON file that stands beside a zip holding the same file is read once, unzipped.
+    A JSON file that stands beside a zip holding the same file is read once, unzipped. A file
+    larger than `max_megabytes` (unpacked) is refused before anything is read.
     """
     path = Path(input_path)
     if not path.exists():
         raise InputError(f"input {input_path} does not exist")
+    if not (path.is_file() or path.is_dir()):
+        raise InputError(f"input {input_path} is neither a file nor a folder")
     candidates = [path] if path.is_file() else sorted(p for p in path.iterdir() if p.suffix in (".json", ".zip"))
-    plain = [AnnotationFile(str(p)) for p in candidates if p.suffix == ".json"]
+    plain = [AnnotationFile(str(p), size=p.stat().st_size) for p in candidates if p.suffix == ".json"]
     plain_names = {Path(f.path).name for f in plain}
     zipped = [f for p in candidates if p.suffix == ".zip" for f in _json_members(p) if Path(f.member).name not in plain_names]
     files = plain + zipped
     if not files:
         raise InputError(f"no annotation files (*.json, or *.zip holding them) in {input_path}")
+    for file in files:
+        if file.size > max_megabytes * 2**20:
+            raise InputError(f"{file.name} is {file.size / 2**20:,.0f} MiB unpacked, more than the limit of "
+                             f"{max_megabytes} MiB (input.max_file_megabytes; raise it to read this file)")
     return files
+
+
+def missing_msrvtt_files(files: list) -> list:
+    """MSR-VTT's annotation files absent from `files` when one of the two is there (a split would be missing)."""
+    names = {Path(file.member or file.path).name for file in files}
+    if not names & set(MSRVTT_FILES):
+        return []
+    return [name for name in MSRVTT_FILES if name not in names]
 
 
 def _json_members(path: Path) -> list:
     try:
         with zipfile.ZipFile(path) as archive:
-            names = archive.namelist()
+            members = archive.infolist()
     except (OSError, zipfile.BadZipFile) as error:
         raise InputError(f"cannot read zip file {path}: {error}") from None
-    return [AnnotationFile(str(path), name) for name in sorted(names)
-            if name.endswith(".json") and not Path(name).name.startswith(".")]
+    # The size a member declares bounds what zipfile unpacks from it.
+    return [AnnotationFile(str(path), member.filename, member.file_size)
+            for member in sorted(members, key=lambda member: member.filename)
+            if member.filename.endswith(".json") and not Path(member.filename).name.startswith(".")]
 
 
 def load_annotations(source: AnnotationFile) -> dict:
@@ -346,62 +369,3 @@ def read_documents(documents, limits: CaptionLimits = NO_LIMITS) -> list:
 def read_input(input_path: str, limits: CaptionLimits = NO_LIMITS) -> list:
     """read_documents over the annotation files of an input folder or file."""
     return read_documents((load_annotations(source) for source in find_annotation_files(input_path)), limits)
-
-
-class ReadAnnotationFileFn(beam.DoFn):
-    """One annotation file -> ("part", video_id, VideoPart) for each video it names, and
-    ("sen_ids", range, records) for each range of sen_ids it holds.
-
-    One stream of two kinds, split by filters, rather than tagged outputs, which
-    some runners do not separate.
-    """
-
-    def __init__(self, limits: CaptionLimits = NO_LIMITS):
-        self._limits = limits
-
-    def process(self, indexed_source):
-        file_index, source = indexed_source
-        for video_id, part in split_into_video_parts(load_annotations(source), file_index, self._limits).items():
-            yield "part", video_id, part
-            for sen_id_range, records in sen_ids_by_range(video_id, part):
-                yield "sen_ids", sen_id_range, records
-
-
-class ReadMsrVtt(beam.PTransform):
-    """MSR-VTT-format annotation files -> one VideoBatch per video id (sentences of unknown videos included).
-
-    Each file is one element, so files are read in parallel and no worker holds more
-    than one. Repeated sen_ids are found by grouping the ids by range.
-    """
-
-    def __init__(self, sources, limits: CaptionLimits = NO_LIMITS):
-        super().__init__()
-        self._sources = list(sources)
-        self._limits = limits
-
-    def expand(self, pipeline):
-        read = (
-            pipeline
-            | "AnnotationFiles" >> beam.Create(list(enumerate(self._sources)))
-            | "ReadAnnotationFile" >> beam.ParDo(ReadAnnotationFileFn(self._limits))
-        )
-        parts = (
-            read
-            | "VideoParts" >> beam.Filter(lambda item: item[0] == "part")
-            | "KeyPartsByVideo" >> beam.Map(lambda item: (item[1], item[2]))
-        )
-        repeated = (
-            read
-            | "SenIdRanges" >> beam.Filter(lambda item: item[0] == "sen_ids")
-            | "KeyBySenIdRange" >> beam.Map(lambda item: (item[1], item[2]))
-            | "GroupBySenIdRange" >> beam.GroupByKey()
-            | "RepeatedSenIds" >> beam.FlatMapTuple(
-                lambda _, groups: repeated_sen_ids(record for records in groups for record in records))
-            | "KeyRepeatsByVideo" >> beam.Map(lambda repeat: (repeat.video_id, repeat))
-        )
-        return (
-            (parts, repeated)
-            | "PartsAndRepeats" >> beam.Flatten()
-            | "GroupByVideo" >> beam.GroupByKey()
-            | "AssembleVideos" >> beam.MapTuple(assemble_group)
-        )

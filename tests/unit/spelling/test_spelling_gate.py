@@ -1,14 +1,11 @@
-"""Step II's learned gate (transforms/spelling/gate.py) and the pure parts of its training."""
+"""Step II's learned gate (transforms/spelling/gate.py). (The pure parts of its training:
+tests/unit/training/test_spelling_gate_training.py.)"""
 import json
 
 import pytest
 
 from transforms.spelling.gate import (FEATURES, GATE_DIR, SOURCES, CorrectionGate, Evidence, bigram_fit,
                                       candidate_features, candidate_sources, likeliest, resolve_gate)
-from benchmarks.spelling_devset import token_output
-from training.spelling_gate import Example, gated_output, score
-
-from test_spelling import LOWERCASE, NAMES_AND_ACRONYMS, FakeHunspell
 
 
 def test_candidates_are_the_rules_then_hunspells_first_five_then_the_corpus_words():
@@ -87,35 +84,40 @@ class FakeSuggester:
         return self._suggestions
 
 
-def gated_rule(by_word, stats, suggestions=(), **options):
-    """The ranked rule on hand-made statistics, its gate a GateByWord and Hunspell's suggestions given."""
-    from transforms.spelling import SpellingSettings as SpellingConfig
-    from transforms.spelling import RankedCorrection
+@pytest.fixture
+def gated_rule(fake_hunspell):
+    """gated_rule(by_word, stats, suggestions=(), **options): the ranked rule on hand-made statistics, its gate
+    a GateByWord and Hunspell's suggestions given."""
+    def make(by_word, stats, suggestions=(), **options):
+        from transforms.spelling import SpellingSettings as SpellingConfig
+        from transforms.spelling import RankedCorrection
 
-    config = SpellingConfig(suggestion="ranked", min_name_count=20, **options)
-    gate = GateByWord(by_word)
-    rule = RankedCorrection(FakeHunspell(LOWERCASE | NAMES_AND_ACRONYMS), config, stats, {}, gate=gate,
-                            suggester=FakeSuggester(suggestions))
-    gather = rule.gate_candidates
+        config = SpellingConfig(suggestion="ranked", min_name_count=20, **options)
+        gate = GateByWord(by_word)
+        rule = RankedCorrection(fake_hunspell(fake_hunspell.LOWERCASE | fake_hunspell.NAMES_AND_ACRONYMS), config,
+                                stats, {}, gate=gate, suggester=FakeSuggester(suggestions))
+        gather = rule.gate_candidates
 
-    def gather_and_tell_the_gate(*args):
-        candidates, rows = gather(*args)
-        gate.words = list(candidates)
-        return candidates, rows
+        def gather_and_tell_the_gate(*args):
+            candidates, rows = gather(*args)
+            gate.words = list(candidates)
+            return candidates, rows
 
-    rule.gate_candidates = gather_and_tell_the_gate
-    return rule
+        rule.gate_candidates = gather_and_tell_the_gate
+        return rule
+
+    return make
 
 
 COOK_STATS = {"coock": (3, 3), "cock": (6, 2), "cook": (2000, 900)}
 
 
-def test_the_gate_keeps_a_correction_it_trusts_with_its_probability_as_score():
+def test_the_gate_keeps_a_correction_it_trusts_with_its_probability_as_score(gated_rule):
     decision = gated_rule({"cook": 0.95}, COOK_STATS).decide("coock")
     assert (decision.replacement, decision.rule, decision.score) == ("cook", "ranked", 0.95)
 
 
-def test_the_gate_withdraws_a_correction_it_doubts_and_flags_the_token():
+def test_the_gate_withdraws_a_correction_it_doubts_and_flags_the_token(gated_rule):
     decision = gated_rule({"cook": 0.4, "cock": 0.1}, COOK_STATS).decide("coock")
     assert decision.replacement is None and decision.rule == "flagged" and decision.candidate == "cook"
     assert decision.flag == "the gate doubts the ranked correction (cook): it scores 0.4"
@@ -124,12 +126,12 @@ def test_the_gate_withdraws_a_correction_it_doubts_and_flags_the_token():
     assert other.candidate == "cock"
 
 
-def test_the_gate_may_choose_another_candidate_than_the_rule():
+def test_the_gate_may_choose_another_candidate_than_the_rule(gated_rule):
     decision = gated_rule({"cook": 0.3, "cock": 0.9}, COOK_STATS).decide("coock")
     assert (decision.replacement, decision.rule, decision.score) == ("cock", "gate", 0.9)
 
 
-def test_the_gate_corrects_a_flagged_token_when_a_candidate_is_likely_enough():
+def test_the_gate_corrects_a_flagged_token_when_a_candidate_is_likely_enough(gated_rule):
     stats = {"qwzxv": (1, 1)}
     assert gated_rule({}, stats).decide("qwzxv").rule == "flagged"  # no candidate at all: stays flagged
     decision = gated_rule({"quiz": 0.85}, stats, suggestions=["quiz"]).decide("qwzxv")
@@ -138,13 +140,13 @@ def test_the_gate_corrects_a_flagged_token_when_a_candidate_is_likely_enough():
     assert stays.replacement is None and stays.candidate == "quiz"
 
 
-def test_the_gate_never_checks_a_word_hunspell_accepts_or_knows_capitalised():
+def test_the_gate_never_checks_a_word_hunspell_accepts_or_knows_capitalised(gated_rule):
     rule = gated_rule({"obama": 1.0}, {"obama": (300, 40)})
     assert rule.decide("cook").rule == "accepted" and rule.decide("obama").rule == "case"
     assert rule.gate.asked == 0
 
 
-def test_the_gate_threshold_is_the_profiles():
+def test_the_gate_threshold_is_the_profiles(gated_rule):
     decision = gated_rule({"cook": 0.75}, COOK_STATS, gate_threshold=0.8).decide("coock")
     assert decision.replacement is None and decision.rule == "flagged"
 
@@ -185,29 +187,3 @@ def test_the_gate_needs_the_ranked_rule_and_a_threshold_in_range():
         override(load_config("paper"), "spelling", gate="builtin")
     with pytest.raises(ConfigError, match="gate_threshold"):
         override(load_config("default"), "spelling", gate_threshold=1.5)
-
-
-# --- training (training/spelling_gate.py): the parts that need no scikit-learn ---
-
-def example(token, expected, rule_output, candidates=(), checked=True):
-    return Example("first", token, expected, rule_output, checked, {word: "corpus" for word in candidates},
-                   [[0.0]] * len(candidates))
-
-
-def test_a_tokens_corrections_apply_in_order_as_the_benchmark_scores_them():
-    corrections = [{"original": "childrens", "replacement": "children s"}, {"original": "s", "replacement": "S"}]
-    assert token_output("childrens", corrections) == "children s"
-    assert token_output("vedio", []) == "vedio"
-
-
-def test_the_gated_output_is_the_likeliest_candidate_above_the_threshold_else_the_token():
-    checked = example("soilder", "soldier", "solider", ["solider", "soldier"])
-    assert gated_output(checked, [0.3, 0.9], 0.7) == "soldier"
-    assert gated_output(checked, [0.6, 0.5], 0.7) == "soilder"
-    assert gated_output(example("grey", "gray", "gray", checked=False), [], 0.7) == "gray"
-
-
-def test_training_figures_count_right_actions_and_right_changes():
-    examples = [example("vedio", "video", "video"), example("lego", "lego", "loge"), example("chris", "chris", "chris")]
-    figures = score(examples, ["video", "loge", "chris"])
-    assert figures == {"tokens": 3, "accuracy": 2 / 3, "changes": 2, "precision": 0.5}

@@ -17,7 +17,6 @@ from schemas.validation import OutputExpectations, validate_output
 from transforms.spelling import read_mapping, read_word_list
 
 pytestmark = pytest.mark.integration
-BEAM_ARGS = ["--direct_num_workers=2", "--direct_running_mode=multi_processing"]
 
 
 def raw_sentences(msrvtt_dir):
@@ -29,8 +28,8 @@ def raw_sentences(msrvtt_dir):
     return {s["sen_id"]: s for s in sentences}
 
 
-def clean(msrvtt_dir, output, profile):
-    assert main(["clean", "--input", str(msrvtt_dir), "--output", str(output), "--profile", profile] + BEAM_ARGS) == 0
+def clean(msrvtt_dir, output, profile, beam_args):
+    assert main(["clean", "--input", str(msrvtt_dir), "--output", str(output), "--profile", profile] + beam_args) == 0
     return output
 
 
@@ -40,13 +39,13 @@ def raw(msrvtt_dir):
 
 
 @pytest.fixture(scope="module")
-def paper_output(msrvtt_dir, tmp_path_factory):
-    return clean(msrvtt_dir, tmp_path_factory.mktemp("paper") / "msrvtt", "paper")
+def paper_output(msrvtt_dir, tmp_path_factory, multi_process):
+    return clean(msrvtt_dir, tmp_path_factory.mktemp("paper") / "msrvtt", "paper", multi_process)
 
 
 @pytest.fixture(scope="module")
-def default_output(msrvtt_dir, tmp_path_factory):
-    return clean(msrvtt_dir, tmp_path_factory.mktemp("default") / "msrvtt", "default")
+def default_output(msrvtt_dir, tmp_path_factory, multi_process):
+    return clean(msrvtt_dir, tmp_path_factory.mktemp("default") / "msrvtt", "default", multi_process)
 
 
 def table(output, name):
@@ -142,12 +141,12 @@ def test_screening_removes_nothing_msrvtt_normal(profile, paper_output, default_
                                                 "videos_passed": 10_000}
 
 
-def test_default_keeps_to_its_stricter_character_set(default_output):
-    allowed = set("abcdefghijklmnopqrstuvwxyz0123456789 $%&")
+def test_default_keeps_to_its_stricter_character_set(default_output, default_characters):
+    allowed = set(default_characters)
     assert all(set(row["caption"]) <= allowed for row in table(default_output, "captions"))
 
 
-def test_a_corrupted_output_fails_the_suites(paper_output, tmp_path):
+def test_a_corrupted_output_fails_the_suites(paper_output, tmp_path, paper_characters):
     import shutil
     corrupt = tmp_path / "corrupt"
     shutil.copytree(paper_output, corrupt)
@@ -158,7 +157,7 @@ def test_a_corrupted_output_fails_the_suites(paper_output, tmp_path):
     pq.write_table(type(captions).from_pylist(rows, schema=captions.schema), corrupt / "captions" / "part-00000.parquet")
     figures = stats(paper_output)
     result = validate_output(str(corrupt), OutputExpectations(
-        allowed_characters="abcdefghijklmnopqrstuvwxyz0123456789 $%&'-éèêëàâäáçñóôöüïîí",
+        allowed_characters=paper_characters,
         splits=("train", "validate", "test"),
         split_video_ranges={"train": (0, 6512), "validate": (6513, 7009), "test": (7010, 9999)},
         input_records=figures["input"]["captions"], input_videos=figures["input"]["videos_with_captions"],
@@ -169,8 +168,8 @@ def test_a_corrupted_output_fails_the_suites(paper_output, tmp_path):
     assert "unique" in text and "sen_id" in text
 
 
-def test_sweep_over_the_papers_grid(msrvtt_dir, paper_output, tmp_path):
-    assert main(["sweep", "--input", str(msrvtt_dir), "--output", str(tmp_path), "--profile", "paper"] + BEAM_ARGS) == 0
+def test_sweep_over_the_papers_grid(msrvtt_dir, paper_output, tmp_path, multi_process):
+    assert main(["sweep", "--input", str(msrvtt_dir), "--output", str(tmp_path), "--profile", "paper"] + multi_process) == 0
     rows = {(row["e"], row["s"]): row for row in json.loads((tmp_path / "sweep.json").read_text())}
     assert len(rows) == 8
     # The sweep's point (0, 0.85) is the cleaning's step III.

@@ -14,7 +14,6 @@ from pipelines.config import load_config
 from pipelines.clean import STEP_NAMES
 
 pytestmark = pytest.mark.integration
-BEAM_ARGS = ["--direct_num_workers=2", "--direct_running_mode=multi_processing"]
 
 # Steps known not to be idempotent yet, and why. Step III is, with the default profile's
 # `until_stable` grouping; step II, with its recheck rounds (transforms/recheck.py); words the
@@ -32,18 +31,18 @@ def step_case(step):
 
 
 @pytest.fixture(scope="module")
-def first_run(msrvtt_dir, tmp_path_factory):
+def first_run(msrvtt_dir, tmp_path_factory, multi_process):
     output = tmp_path_factory.mktemp("first") / "msrvtt"
     assert main(["clean", "--input", str(msrvtt_dir), "--output", str(output), "--profile", "default",
-                 "--export", "msrvtt-json"] + BEAM_ARGS) == 0
+                 "--export", "msrvtt-json"] + multi_process) == 0
     return output
 
 
 @pytest.fixture(scope="module")
-def second_run(first_run, tmp_path_factory):
+def second_run(first_run, tmp_path_factory, multi_process):
     output = tmp_path_factory.mktemp("second") / "msrvtt"
     exported = first_run / "exports" / "msrvtt_videodatainfo.json"
-    assert main(["clean", "--input", str(exported), "--output", str(output), "--profile", "default"] + BEAM_ARGS) == 0
+    assert main(["clean", "--input", str(exported), "--output", str(output), "--profile", "default"] + multi_process) == 0
     return output
 
 

@@ -54,15 +54,13 @@ def test_bad_flag_values_are_refused():
         config_from_arguments(args)
 
 
-def test_the_setup_file_ships_profiles_and_word_lists(tmp_path):
+def test_the_setup_file_ships_profiles_and_word_lists(tmp_path, repo):
     """What Beam's --setup_file builds for remote workers must carry the data files too."""
     import subprocess
     import sys
     import tarfile
 
-    from conftest import REPO
-
-    subprocess.run([sys.executable, "setup.py", "-q", "sdist", "-d", str(tmp_path)], cwd=REPO, check=True,
+    subprocess.run([sys.executable, "setup.py", "-q", "sdist", "-d", str(tmp_path)], cwd=repo, check=True,
                    capture_output=True)
     (archive,) = tmp_path.glob("capclean-*.tar.gz")
     names = {name.split("/", 1)[1] for name in tarfile.open(archive).getnames() if "/" in name}

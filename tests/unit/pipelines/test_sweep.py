@@ -29,8 +29,7 @@ def test_figures_per_grid_point_of_one_video():
     assert add_figures([(2, 1, 1), (3, 0, 0)]) == (5, 1, 1)
 
 
-def test_sweep_agrees_with_the_cleaning_at_the_same_point(tmp_path):
-    from test_pipeline import tiny_dataset
+def test_sweep_agrees_with_the_cleaning_at_the_same_point(tmp_path, tiny_dataset):
     source = tiny_dataset(tmp_path / "in")
     assert main(["sweep", "--input", str(source), "--output", str(tmp_path / "sweep"), "--grid", "0:0.85,0:1.0"]) == 0
     rows = json.loads((tmp_path / "sweep" / "sweep.json").read_text())

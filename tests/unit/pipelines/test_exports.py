@@ -18,7 +18,6 @@ import pytest  # noqa: E402
 import yaml  # noqa: E402
 from pycocotools.coco import COCO  # noqa: E402
 
-from pipelines.cli import main  # noqa: E402
 from pipelines.exports import (  # noqa: E402
     EXPORTS,
     ExportError,
@@ -30,53 +29,10 @@ from pipelines.exports import (  # noqa: E402
 from schemas.tables import CAPTIONS  # noqa: E402
 from transforms.read import read_input  # noqa: E402
 
-# video number -> (split, category); the numbers lie in the paper profile's split ranges.
-VIDEOS = {1: ("train", 3), 2: ("train", 9), 6513: ("validate", 0), 6600: ("validate", 14),
-          7010: ("test", 10), 7500: ("test", 9)}
-
-CAPTIONS_BY_VIDEO = {
-    1: ["a man is playing a guitar", "a man is playing a guitar on stage",  # near-duplicates: one goes
-        "a man (offscreen) plays the vedio game"],                          # cleaned by steps I and II
-    2: ["a woman & her dog walk in the park", "two dogs run on a beach"],
-    6513: ["a chef cooks pasta in a kitchen", "someone is cooking", "..."],  # "..." ends up empty: removed
-    6600: ["a car drives down a road", "a red car is racing"],
-    7010: ["people dance at a party", "a crowd is dancing to music"],
-    7500: ["a cat sleeps on a sofa", "a kitten is sleeping", "a cat naps in the sun"],
-}
-
-
-def video_record(number):
-    split, category = VIDEOS[number]
-    # The extra fields of MSR-VTT's records, which the msrvtt-json export must keep as they were.
-    return {"category": category, "url": f"https://example.org/{number}", "video_id": f"video{number}",
-            "start time": 1.5, "end time": 11.5, "split": split, "id": number}
-
-
-def write_small_msrvtt(folder):
-    """Two MSR-VTT-format files (train and validate; test), as the real dataset comes; returns the folder."""
-    folder.mkdir(parents=True, exist_ok=True)
-    sen_ids = iter(range(1000))
-    files = {"a_train_val_videodatainfo.json": [1, 2, 6513, 6600], "b_test_videodatainfo.json": [7010, 7500]}
-    for index, (name, numbers) in enumerate(files.items()):
-        sentences = [{"caption": caption, "video_id": f"video{number}", "sen_id": next(sen_ids)}
-                     for number in numbers for caption in CAPTIONS_BY_VIDEO[number]]
-        info = {"contributor": "capclean tests", "version": f"file {index}"}
-        document = {"info": info, "videos": [video_record(number) for number in numbers], "sentences": sentences}
-        (folder / name).write_text(json.dumps(document))
-    return folder
-
-
-def clean(input_folder, output):
-    assert main(["clean", "--input", str(input_folder), "--output", str(output), "--profile", "paper"]) == 0
-    return output
-
-
 @pytest.fixture(scope="module")
-def run(tmp_path_factory):
+def run(small_msrvtt_run):
     """(input folder, output folder) of one paper-profile run of the small input."""
-    base = tmp_path_factory.mktemp("exports")
-    source = write_small_msrvtt(base / "in")
-    return source, clean(source, base / "out")
+    return small_msrvtt_run
 
 
 def caption_rows(output):
@@ -93,12 +49,12 @@ def read_with_capclean(path):
     return sorted(rows, key=lambda row: row["sen_id"]), [row for batch in batches for row in batch.removed]
 
 
-def test_the_run_has_what_the_exports_are_tested_on(run):
+def test_the_run_has_what_the_exports_are_tested_on(run, small_msrvtt):
     _, output = run
     rows = caption_rows(output)
     assert {row["split"] for row in rows} == {"train", "validate", "test"}
     assert "a man plays the video game" in {row["caption"] for row in rows}  # cleaned text, not the input's
-    assert len(rows) < sum(len(captions) for captions in CAPTIONS_BY_VIDEO.values())  # some were removed
+    assert len(rows) < sum(len(captions) for captions in small_msrvtt.CAPTIONS_BY_VIDEO.values())  # some were removed
 
 
 # ---------------------------------------------------------------- msrvtt-json
@@ -111,14 +67,14 @@ def test_msrvtt_json_reads_back_to_the_same_captions(run, tmp_path):
     assert rejected == []
 
 
-def test_msrvtt_json_keeps_the_original_info_and_videos(run, tmp_path):
+def test_msrvtt_json_keeps_the_original_info_and_videos(run, tmp_path, small_msrvtt):
     source, output = run
     document = json.loads(export_msrvtt_json(str(output), str(source), str(tmp_path / "c.json")).read_text())
     assert list(document) == ["info", "videos", "sentences"]
     assert document["info"] == {"contributor": "capclean tests", "version": "file 0",
                                 "cleaned_by": "capclean, profile paper"}
     # The two files' videos one after the other, every field as it was.
-    assert document["videos"] == [video_record(number) for number in (1, 2, 6513, 6600, 7010, 7500)]
+    assert document["videos"] == [small_msrvtt.video_record(number) for number in (1, 2, 6513, 6600, 7010, 7500)]
     sentences = document["sentences"]
     assert [list(sentence) for sentence in sentences[:1]] == [["caption", "video_id", "sen_id"]]
     assert [s["sen_id"] for s in sentences] == sorted(s["sen_id"] for s in sentences)
@@ -144,9 +100,9 @@ def test_msrvtt_json_writes_non_ascii_text_as_it_is(run, tmp_path):
     assert read_with_capclean(tmp_path / "c.json")[0][0]["caption"] == "a man eats at a café"
 
 
-def test_msrvtt_json_refuses_annotations_that_are_not_the_runs_input(run, tmp_path):
+def test_msrvtt_json_refuses_annotations_that_are_not_the_runs_input(run, tmp_path, small_msrvtt):
     _, output = run
-    other = write_small_msrvtt(tmp_path / "other")
+    other = small_msrvtt.write(tmp_path / "other")
     document = json.loads((other / "b_test_videodatainfo.json").read_text())
     document["videos"][0]["category"] = 19  # video7010 is no longer the video the captions belong to
     (other / "b_test_videodatainfo.json").write_text(json.dumps(document))

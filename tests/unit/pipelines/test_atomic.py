@@ -10,10 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.cli import main, remove_stale_staging, replace_folder, sibling_folder
-from test_pipeline import tiny_dataset
-
-REPO = Path(__file__).resolve().parent.parent
+from pipelines.cli import main
+from pipelines.output_folder import remove_stale_staging, replace_folder, staging_folder
 
 
 def folder_digest(folder: Path) -> dict:
@@ -28,15 +26,15 @@ def dead_pid() -> int:
     return child.pid
 
 
-def test_a_run_killed_half_way_leaves_the_previous_output(tmp_path):
+def test_a_run_killed_half_way_leaves_the_previous_output(tmp_path, repo, tiny_dataset):
     source = tiny_dataset(tmp_path / "in")
     output = tmp_path / "out"
     assert main(["clean", "--input", str(source), "--output", str(output)]) == 0
     before = folder_digest(output)
 
     run = subprocess.Popen([sys.executable, "-m", "pipelines.cli", "clean", "--input", str(source),
-                            "--output", str(output), "--profile", "paper"],
-                           cwd=REPO, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            "--output", str(output), "--overwrite", "--profile", "paper"],
+                           cwd=repo, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         staging = []
         deadline = time.monotonic() + 120
@@ -53,12 +51,12 @@ def test_a_run_killed_half_way_leaves_the_previous_output(tmp_path):
 
     assert run.returncode == -signal.SIGKILL
     assert folder_digest(output) == before  # the previous output, byte for byte
-    leftovers = [path.name for path in tmp_path.iterdir() if path.name.startswith(".out.")]
+    leftovers = [path.name for path in tmp_path.iterdir() if path.name.startswith(".out.") and path.name != ".out.lock"]
     assert leftovers and all(name.startswith(".out.partial-") for name in leftovers)
 
     # The next run removes what the killed run left and replaces the output.
-    assert main(["clean", "--input", str(source), "--output", str(output), "--profile", "paper"]) == 0
-    assert sorted(path.name for path in tmp_path.iterdir()) == ["in", "out"]
+    assert main(["clean", "--input", str(source), "--output", str(output), "--overwrite", "--profile", "paper"]) == 0
+    assert sorted(path.name for path in tmp_path.iterdir()) == [".out.lock", "in", "out"]
     assert folder_digest(output) != before  # the paper profile's output, not the default's
 
 
@@ -89,7 +87,7 @@ def test_a_previous_output_set_aside_is_put_back(tmp_path):
 
 
 def test_replacing_an_output_swaps_it_whole(tmp_path):
-    target, new = tmp_path / "out", sibling_folder(tmp_path / "out", "partial")
+    target, new = tmp_path / "out", staging_folder(tmp_path / "out")
     target.mkdir()
     (target / "old.txt").write_text("old")
     new.mkdir()
@@ -100,7 +98,7 @@ def test_replacing_an_output_swaps_it_whole(tmp_path):
 
 
 def test_staging_folders_are_named_after_their_process(tmp_path):
-    folder = sibling_folder(tmp_path / "out", "partial")
+    folder = staging_folder(tmp_path / "out")
     assert folder.parent == tmp_path and folder.name.startswith(f".out.partial-{os.getpid()}-")
 
 
@@ -108,6 +106,6 @@ def test_staging_folders_are_named_after_their_process(tmp_path):
 def test_a_folder_of_a_live_run_is_left_alone(tmp_path, kind):
     target = tmp_path / "out"
     target.mkdir()
-    live = sibling_folder(target, kind)  # this process: alive
+    live = staging_folder(target, kind)  # this process: alive
     live.mkdir()
     assert remove_stale_staging(target) == [] and live.exists()

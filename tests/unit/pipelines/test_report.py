@@ -3,6 +3,7 @@ import base64
 import json
 import re
 import shutil
+from functools import partial
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -14,12 +15,11 @@ import pytest
 from pipelines.cli import main
 from pipelines.report import Run, highlight_changes, input_captions, read_table, recheck_note, write_report
 from schemas.tables import TABLES
-from test_pipeline import tiny_dataset, write_annotations
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
-def report_dataset(folder):
+def report_dataset(write_annotations, folder):
     """A few captions that give every section something to show, and text that must be escaped."""
     videos = [{"video_id": "video1", "split": "train", "category": 3},
               {"video_id": "video2", "split": "train", "category": 3},
@@ -48,12 +48,12 @@ def clean(tmp_path_factory, name, dataset, *flags):
 
 
 @pytest.fixture(scope="module")
-def paper_run(tmp_path_factory):
-    return clean(tmp_path_factory, "paper", report_dataset, "--profile", "paper")
+def paper_run(tmp_path_factory, write_annotations):
+    return clean(tmp_path_factory, "paper", partial(report_dataset, write_annotations), "--profile", "paper")
 
 
 @pytest.fixture(scope="module")
-def normalize_only_run(tmp_path_factory):
+def normalize_only_run(tmp_path_factory, tiny_dataset):
     """A default-profile run of step I alone: its corrections/ table is empty.
 
     It reads the plainer tiny dataset: the default profile's character set rejects
@@ -218,10 +218,19 @@ def test_the_data_docs_link_works_from_wherever_the_report_is(paper_run, tmp_pat
 
 
 def test_a_report_written_while_the_run_is_staged_names_its_final_folder(paper_run, tmp_path):
-    staged = tmp_path / ".final.partial-0a1b2c3d"  # where `capclean clean` has the run when it writes the report
+    staged = tmp_path / ".final.partial-123-0a1b2c3d"  # where `capclean clean` has the run when it writes the report
     shutil.copytree(paper_run, staged)
-    page = write_report(str(staged)).read_text()
+    page = write_report(str(staged), shown_as=str(tmp_path / "final")).read_text()
     assert f"<code>{tmp_path / 'final'}</code>" in page and "partial" not in page
+
+
+def test_the_report_of_a_run_is_the_same_bytes_every_time(tmp_path, tiny_dataset):
+    source = tiny_dataset(tmp_path / "in")
+    pages = []
+    for _ in range(2):
+        assert main(["clean", "--input", str(source), "--output", str(tmp_path / "out"), "--overwrite"]) == 0
+        pages.append((tmp_path / "out" / "report.html").read_bytes())
+    assert pages[0] == pages[1] and str(tmp_path / "out").encode() in pages[0]
 
 
 def test_two_runs_side_by_side(paper_run, normalize_only_run, tmp_path):

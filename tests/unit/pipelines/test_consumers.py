@@ -21,7 +21,6 @@ import pytest  # noqa: E402
 
 from pipelines.exports import HF_SPLIT_NAMES, export_hf  # noqa: E402
 from schemas.tables import CAPTIONS  # noqa: E402
-from test_exports import clean, write_small_msrvtt  # noqa: E402
 
 # The captions schema, in the words each view below is brought to.
 EXPECTED_TYPES = {field.name: str(field.type) for field in CAPTIONS}  # video_id: string, sen_id: int64, ...
@@ -29,9 +28,8 @@ MSRVTT_SPLIT = {hf_split: split for split, hf_split in HF_SPLIT_NAMES.items()}  
 
 
 @pytest.fixture(scope="module")
-def output(tmp_path_factory):
-    base = tmp_path_factory.mktemp("consumers")
-    return clean(write_small_msrvtt(base / "in"), base / "out")
+def output(small_msrvtt_run):
+    return small_msrvtt_run[1]
 
 
 # Each reader gives (captions per split, column name -> type in pyarrow's words).

@@ -7,15 +7,14 @@ import pytest
 from pipelines.cli import main
 
 pytestmark = pytest.mark.integration
-BEAM_ARGS = ["--direct_num_workers=2", "--direct_running_mode=multi_processing"]
-# Captions the paper's rule truncates on MSR-VTT (tests/test_msrvtt.py pins it).
+# Captions the paper's rule truncates on MSR-VTT (tests/integration/test_msrvtt.py pins it).
 PAPER_TRUNCATED = 5260
 
 
 @pytest.fixture(scope="module")
-def default_output(msrvtt_dir, tmp_path_factory):
+def default_output(msrvtt_dir, tmp_path_factory, multi_process):
     output = tmp_path_factory.mktemp("runon") / "msrvtt"
-    assert main(["clean", "--input", str(msrvtt_dir), "--output", str(output), "--profile", "default"] + BEAM_ARGS) == 0
+    assert main(["clean", "--input", str(msrvtt_dir), "--output", str(output), "--profile", "default"] + multi_process) == 0
     return output
 
 

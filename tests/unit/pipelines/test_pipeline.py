@@ -1,5 +1,4 @@
 """The pipeline end to end on small handmade inputs."""
-import hashlib
 import json
 
 import pyarrow.parquet as pq
@@ -7,34 +6,7 @@ import pyarrow.parquet as pq
 from pipelines.cli import main
 
 
-def write_annotations(folder, videos, sentences, name="tiny_videodatainfo.json"):
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / name).write_text(json.dumps({"info": {}, "videos": videos, "sentences": sentences}))
-    return folder
-
-
-def tiny_dataset(folder):
-    videos = [{"video_id": "video1", "split": "train", "category": 3},
-              {"video_id": "video7500", "split": "test", "category": 9}]
-    captions = [
-        (0, "video1", "a man is playing a guitar"),
-        (1, "video1", "a man is playing a guitar on stage"),   # near-duplicate of 0, longer: kept
-        (2, "video1", "a man (offscreen) plays the vedio game"),
-        (3, "video1", "..."),                                  # empty once step I is done
-        (4, "video7500", "a woman & her dog walk in the park"),
-        (5, "video99", "a caption of an unknown video"),
-        (6, "video7500", 12),
-    ]
-    sentences = [{"sen_id": s, "video_id": v, "caption": c} for s, v, c in captions]
-    return write_annotations(folder, videos, sentences)
-
-
-def files_digest(output):
-    return {str(path.relative_to(output)): hashlib.sha256(path.read_bytes()).hexdigest()
-            for path in sorted(output.rglob("*.parquet"))}
-
-
-def test_a_tiny_dataset_through_the_paper_profile(tmp_path):
+def test_a_tiny_dataset_through_the_paper_profile(tmp_path, tiny_dataset):
     output = tmp_path / "out"
     assert main(["clean", "--input", str(tiny_dataset(tmp_path / "in")), "--output", str(output),
                  "--profile", "paper"]) == 0
@@ -51,7 +23,7 @@ def test_a_tiny_dataset_through_the_paper_profile(tmp_path):
     assert stats["steps"]["read"]["captions_removed"] == 2
 
 
-def test_one_step_alone(tmp_path):
+def test_one_step_alone(tmp_path, tiny_dataset):
     output = tmp_path / "out"
     assert main(["clean", "--input", str(tiny_dataset(tmp_path / "in")), "--output", str(output),
                  "--steps", "normalize"]) == 0
@@ -78,7 +50,7 @@ def test_a_broken_file_stops_the_run_naming_it(tmp_path, capsys):
     assert not (tmp_path / "out").exists()
 
 
-def test_failed_validation_exits_1_and_keeps_the_previous_output(tmp_path, capsys):
+def test_failed_validation_exits_1_and_keeps_the_previous_output(tmp_path, capsys, tiny_dataset, files_digest):
     output = tmp_path / "out"
     source = tiny_dataset(tmp_path / "in")
     assert main(["clean", "--input", str(source), "--output", str(output)]) == 0
@@ -87,9 +59,9 @@ def test_failed_validation_exits_1_and_keeps_the_previous_output(tmp_path, capsy
     # character set no longer fails validation: screening removes it.)
     ranges = tmp_path / "ranges.yaml"
     ranges.write_text("validation:\n  split_video_ranges:\n    train: [2, 5]\n    test: [7010, 9999]\n")
-    assert main(["clean", "--input", str(source), "--output", str(output), "--config", str(ranges)]) == 1
+    assert main(["clean", "--input", str(source), "--output", str(output), "--overwrite", "--config", str(ranges)]) == 1
     assert "failed validation" in capsys.readouterr().err
     assert files_digest(output) == before
 
 
-# The same bytes whatever the runner (in-process, multi-process, Dask): tests/test_runners.py.
+# The same bytes whatever the runner (in-process, multi-process, Dask): tests/integration/test_runners.py.

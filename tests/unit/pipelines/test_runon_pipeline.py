@@ -5,14 +5,12 @@ import pyarrow.parquet as pq
 import pytest
 
 from pipelines.cli import main
-from tests.test_pipeline import files_digest, write_annotations
-from tests.test_runners import MULTI_PROCESS
 
 RUN_ON = "a cat is afraid of an stuffed animal he is trying to figure it out"
 ONE_SENTENCE = "a man is showing how you can hold a phone in a vest he is wearing"
 
 
-def runon_dataset(folder):
+def runon_dataset(folder, write_annotations):
     videos = [{"video_id": "video1", "split": "train", "category": 3},
               {"video_id": "video7500", "split": "test", "category": 9}]
     captions = [
@@ -35,10 +33,11 @@ def rows(output, table):
     return pq.read_table(output / table).to_pylist()
 
 
-def test_separate_makes_new_captions_with_ids_above_the_input_and_same_bytes_on_two_workers(tmp_path):
-    source = runon_dataset(tmp_path / "in")
+def test_separate_makes_new_captions_with_ids_above_the_input_and_same_bytes_on_two_workers(
+        tmp_path, write_annotations, files_digest, multi_process):
+    source = runon_dataset(tmp_path / "in", write_annotations)
     one = clean(source, tmp_path / "one", "separate")
-    two = clean(source, tmp_path / "two", "separate", MULTI_PROCESS)
+    two = clean(source, tmp_path / "two", "separate", multi_process)
     assert files_digest(one) == files_digest(two)
 
     captions = {row["sen_id"]: row["caption"] for row in rows(one, "captions")}
@@ -54,8 +53,8 @@ def test_separate_makes_new_captions_with_ids_above_the_input_and_same_bytes_on_
 
 
 @pytest.mark.parametrize("policy, kept", [("first", "a cat is afraid of an stuffed animal"), ("whole", RUN_ON)])
-def test_first_and_whole_keep_one_caption_per_input(tmp_path, policy, kept):
-    output = clean(runon_dataset(tmp_path / "in"), tmp_path / "out", policy)
+def test_first_and_whole_keep_one_caption_per_input(tmp_path, write_annotations, policy, kept):
+    output = clean(runon_dataset(tmp_path / "in", write_annotations), tmp_path / "out", policy)
     captions = {row["sen_id"]: row["caption"] for row in rows(output, "captions")}
     assert sorted(captions) == [0, 1, 5, 9] and captions[0] == kept
     assert [row["policy"] for row in rows(output, "runon")] == [policy, policy]

@@ -17,13 +17,13 @@ SPLITS = {"videogame": "video game", "doesn t": "does not", "eachother": "each o
 MAPPINGS = (("british", BRITISH), ("split", SPLITS))
 
 
-def fake_hunspell(replacements):
+def suggesting(replacements):
     return lambda piece, previous, following: Decision(replacements.get(piece), "suggestion")
 
 
 def test_mappings_apply_per_token_then_hunspell_on_every_piece():
     text, rows, flagged = correct_caption("a colour videogame vedio", MAPPINGS,
-                                          fake_hunspell({"game": "gamer"}))
+                                          suggesting({"game": "gamer"}))
     assert text == "a color video gamer video" and flagged == []
     assert rows == [
         {"position": 1, "original": "colour", "replacement": "color", "rule": "british", "score": None},
@@ -34,13 +34,13 @@ def test_mappings_apply_per_token_then_hunspell_on_every_piece():
 
 
 def test_a_key_with_a_space_never_applies_because_lookup_is_per_token():
-    text, rows, _ = correct_caption("he doesn t know", MAPPINGS, fake_hunspell({}))
+    text, rows, _ = correct_caption("he doesn t know", MAPPINGS, suggesting({}))
     assert text == "he doesn t know" and rows == []
 
 
 def test_a_suggestion_equal_to_the_token_is_no_change_and_the_caption_is_lowercased():
     # Hunspell suggests "John" for "john"; lowercased back, it is not a change.
-    text, rows, _ = correct_caption("john runs", (), fake_hunspell({"john": "john"}))
+    text, rows, _ = correct_caption("john runs", (), suggesting({"john": "john"}))
     assert text == "john runs" and rows == []
 
 
@@ -105,31 +105,20 @@ def test_decisions_are_cached_per_distinct_token(paper_speller):
     assert (info.misses, info.hits) == (1, 2)
 
 
-# The ranked rule on hand-made corpus statistics, with a stand-in for Hunspell.
-class FakeHunspell:
-    def __init__(self, words):
-        self._words = set(words)
+# The ranked rule on hand-made corpus statistics, with a stand-in for Hunspell (the `fake_hunspell` fixture).
+@pytest.fixture
+def ranked_rule(fake_hunspell):
+    """ranked_rule(stats, phrases=None, ...): the ranked rule, its checker accepting the fake Hunspell's words."""
+    def make(stats, phrases=None, plural_readings=None, more_words=frozenset(), common_misspellings=None, **options):
+        from transforms.spelling import SpellingSettings as SpellingConfig
+        from transforms.spelling import RankedCorrection
 
-    def spell(self, word):
-        return word in self._words
+        config = SpellingConfig(suggestion="ranked", min_name_count=20, **options)
+        checker = fake_hunspell(fake_hunspell.LOWERCASE | fake_hunspell.NAMES_AND_ACRONYMS | more_words)
+        return RankedCorrection(checker, config, stats, phrases or {}, plural_readings=plural_readings,
+                                common_misspellings=common_misspellings)
 
-
-LOWERCASE = {"beach", "beaches", "volcano", "floors", "handles", "roll", "with", "some", "grill", "girl", "put",
-             "and", "the", "plotting", "plowing", "cook", "cock", "style", "sale", "hair", "is", "horn", "shown",
-             "gloves", "four", "good", "very", "care", "bear", "career", "a", "on", "puppet", "puppets", "swim",
-             "swimming", "play", "plaid", "shirt", "men", "soccer", "two", "are", "band", "brand", "rock"}
-NAMES_AND_ACRONYMS = {"Obama", "AMD", "ECG", "Portuguese"}
-
-
-def ranked_rule(stats, phrases=None, plural_readings=None, more_words=frozenset(), common_misspellings=None,
-                **options):
-    from transforms.spelling import SpellingSettings as SpellingConfig
-    from transforms.spelling import RankedCorrection
-
-    config = SpellingConfig(suggestion="ranked", min_name_count=20, **options)
-    checker = FakeHunspell(LOWERCASE | NAMES_AND_ACRONYMS | more_words)
-    return RankedCorrection(checker, config, stats, phrases or {}, plural_readings=plural_readings,
-                            common_misspellings=common_misspellings)
+    return make
 
 
 def clip_of(caption, *others):
@@ -148,7 +137,7 @@ def test_is_slip_is_a_swap_a_doubled_letter_or_a_vowel_for_a_vowel():
     assert not is_slip("vedios", "videos")  # two edits
 
 
-def test_a_slip_outweighs_a_more_common_substitution_but_not_a_much_more_common_one():
+def test_a_slip_outweighs_a_more_common_substitution_but_not_a_much_more_common_one(ranked_rule):
     rule = ranked_rule({"ploting": (1, 1), "plotting": (5, 2), "plowing": (13, 4),
                         "coock": (3, 3), "cock": (6, 2), "cook": (2000, 900)})
     # 5 x 5 against 13: first, but not clearly enough to change the token without its context.
@@ -156,13 +145,13 @@ def test_a_slip_outweighs_a_more_common_substitution_but_not_a_much_more_common_
     assert rule.decide("coock").replacement == "cook"  # 6 x 5 against 2000
 
 
-def test_names_the_dictionary_knows_capitalised_are_candidates_when_common():
+def test_names_the_dictionary_knows_capitalised_are_candidates_when_common(ranked_rule):
     rule = ranked_rule({"obamma": (2, 2), "obama": (289, 36), "portugese": (1, 1), "portuguese": (9, 5)})
     assert (rule.decide("obamma").replacement, rule.decide("obamma").rule) == ("obama", "ranked")
     assert rule.decide("portugese").replacement is None  # "portuguese" is written fewer than 20 times
 
 
-def test_the_context_chooses_when_the_corpus_alone_cannot():
+def test_the_context_chooses_when_the_corpus_alone_cannot(ranked_rule):
     stats = {"stle": (1, 1), "style": (280, 200), "sale": (61, 40), "hair": (900, 500)}
     rule = ranked_rule(stats, {"hair style": 40, "hair sale": 0, "for sale": 30})
     assert rule.decide("stle").flag.startswith("no clear best candidate")
@@ -171,7 +160,7 @@ def test_the_context_chooses_when_the_corpus_alone_cannot():
     assert rule.decide("stle", "the", "").replacement is None  # nothing written around "the"
 
 
-def test_a_short_token_is_corrected_only_where_its_context_chooses_the_candidate():
+def test_a_short_token_is_corrected_only_where_its_context_chooses_the_candidate(ranked_rule):
     stats = {"hown": (3, 3), "horn": (19, 10), "is": (9000, 5000), "plad": (4, 3), "play": (2183, 1200),
              "plaid": (76, 40)}
     rule = ranked_rule(stats, {"a horn": 5, "a play": 40, "a plaid": 10})
@@ -185,7 +174,7 @@ def test_a_short_token_is_corrected_only_where_its_context_chooses_the_candidate
     assert rule.decide("plad", "a", "shirt").replacement == "plaid"
 
 
-def test_a_rare_three_letter_acronym_may_be_a_slip_of_a_very_common_word():
+def test_a_rare_three_letter_acronym_may_be_a_slip_of_a_very_common_word(ranked_rule):
     stats = {"amd": (3, 3), "and": (42000, 8000), "ecg": (1, 1), "egg": (351, 87), "gloves": (50, 20), "four": (800, 500)}
     rule = ranked_rule(stats, {"gloves and": 4, "and four": 12})
     assert rule.decide("amd", "gloves", "four").replacement == "and"
@@ -193,7 +182,7 @@ def test_a_rare_three_letter_acronym_may_be_a_slip_of_a_very_common_word():
     assert rule.decide("ecg", "an", "test").replacement is None  # "egg" is not common enough to override an acronym
 
 
-def test_two_known_words_run_together_are_not_corrected_to_a_word_two_edits_away():
+def test_two_known_words_run_together_are_not_corrected_to_a_word_two_edits_away(ranked_rule):
     rule = ranked_rule({"carebear": (2, 2), "career": (58, 40), "care": (300, 200), "bear": (400, 150)})
     decision = rule.decide("carebear")
     assert decision.replacement is None and decision.flag == "two known words run together"
@@ -202,7 +191,7 @@ def test_two_known_words_run_together_are_not_corrected_to_a_word_two_edits_away
 def test_curated_misspellings_apply_after_the_published_mappings():
     text, rows, _ = correct_caption("a dalmation runs", (("british", {}), ("split", {}),
                                                          ("vocabulary", {"dalmation": "dalmatian"})),
-                                    fake_hunspell({}))
+                                    suggesting({}))
     assert text == "a dalmatian runs" and rows[0]["rule"] == "vocabulary"
 
 
@@ -218,7 +207,7 @@ def test_decide_sees_the_word_before_as_corrected_and_the_word_after_as_written(
                     ("game", "video", "")]
 
 
-def test_a_known_word_with_a_regular_ending_is_kept_unless_it_is_one_slip_from_a_word():
+def test_a_known_word_with_a_regular_ending_is_kept_unless_it_is_one_slip_from_a_word(ranked_rule):
     stats = {"puppeted": (1, 1), "puppets": (300, 90), "puppet": (200, 80),
              "swiming": (13, 12), "swimming": (900, 400), "swim": (100, 50)}
     rule = ranked_rule(stats, inflections=True)
@@ -234,7 +223,7 @@ def test_takes_plain_s():
     assert not any(takes_plain_s(word) for word in ("beach", "fry", "box", "bus", "dish", "waltz"))
 
 
-def test_a_known_word_with_an_s_is_a_plural_only_where_a_bare_s_makes_the_plural():
+def test_a_known_word_with_an_s_is_a_plural_only_where_a_bare_s_makes_the_plural(ranked_rule):
     stats = {"beachs": (2, 2), "beaches": (150, 80), "beach": (900, 400), "volcanos": (3, 2)}
     rule = ranked_rule(stats, regular_plurals=True)
     assert rule.decide("volcanos").rule == "plural"
@@ -242,7 +231,7 @@ def test_a_known_word_with_an_s_is_a_plural_only_where_a_bare_s_makes_the_plural
     assert ranked_rule(stats, regular_plurals=False).decide("beachs").rule == "plural"
 
 
-def test_a_known_word_run_into_a_function_word_is_split():
+def test_a_known_word_run_into_a_function_word_is_split(ranked_rule):
     rule = ranked_rule({"floorswith": (1, 1), "handlesand": (1, 1)}, split_before_words=("and", "with", "some"))
     assert rule.decide("floorswith").replacement == "floors with"
     assert rule.decide("handlesand").replacement == "handles and"
@@ -250,7 +239,7 @@ def test_a_known_word_run_into_a_function_word_is_split():
     assert ranked_rule({"floorswith": (1, 1)}).decide("floorswith").replacement is None  # off by default
 
 
-def test_the_default_profile_splits_a_word_run_into_then_there_when_or_also():
+def test_the_default_profile_splits_a_word_run_into_then_there_when_or_also(ranked_rule):
     from pipelines.config import load_config
 
     words = load_config("default").spelling.split_before_words
@@ -271,7 +260,7 @@ def test_reads_plural_after_a_counting_word_or_before_what_a_possessive_cannot_t
     assert not reads_plural("a", "soccer") and not reads_plural("", "plastic")
 
 
-def test_a_run_together_possessive_is_the_plural_only_where_its_neighbours_read_plural():
+def test_a_run_together_possessive_is_the_plural_only_where_its_neighbours_read_plural(ranked_rule):
     stats = {"mens": (3, 3), "men": (500, 200), "soccer": (80, 40)}
     phrases = {"men s": 12}
     rule = ranked_rule(stats, phrases)
@@ -288,7 +277,7 @@ def test_lacks_a_letter():
     assert not lacks_a_letter("brnd", "band") and not lacks_a_letter("style", "stle")
 
 
-def test_with_common_typos_only_the_context_chooses_no_candidate_another_typo_away():
+def test_with_common_typos_only_the_context_chooses_no_candidate_another_typo_away(ranked_rule):
     stats = {"brnd": (1, 1), "band": (400, 100), "brand": (30, 10), "stle": (1, 1), "style": (280, 200),
              "sale": (61, 40), "hair": (900, 500)}
     phrases = {"rock band": 50, "hair style": 40}
@@ -339,7 +328,7 @@ def test_other_captions_are_the_clip_s_words_this_caption_does_not_alone_write()
     assert "woman" not in clip and "sings" not in clip and "dog" not in clip
 
 
-def test_an_uncommon_typo_is_corrected_only_where_another_caption_of_the_clip_writes_the_word():
+def test_an_uncommon_typo_is_corrected_only_where_another_caption_of_the_clip_writes_the_word(ranked_rule):
     stats = {"shirf": (1, 1), "shirt": (500, 300)}
     assert ranked_rule(stats).decide("shirf", "a", "").replacement == "shirt"
     rule = ranked_rule(stats, clip_evidence=True)
@@ -349,11 +338,11 @@ def test_an_uncommon_typo_is_corrected_only_where_another_caption_of_the_clip_wr
     assert rule.decide("shrit", "a", "").replacement == "shirt"  # a common typo needs no evidence
 
 
-def test_a_split_s_is_only_the_possessive_after_a_word():
+def test_a_split_s_is_only_the_possessive_after_a_word(fake_hunspell):
     from transforms.spelling import SpellingSettings as SpellingConfig
     from transforms.spelling import RankedCorrection
 
-    checker = FakeHunspell(LOWERCASE | {"S"})  # Hunspell accepts every letter in capitals
+    checker = fake_hunspell(fake_hunspell.LOWERCASE | {"S"})  # Hunspell accepts every letter in capitals
     rule = RankedCorrection(checker, SpellingConfig(suggestion="ranked"), {"ssome": (1, 1)},
                             {"s some": 20, "some s": 20})
     assert rule.decide("ssome").replacement is None
@@ -378,7 +367,7 @@ def test_close_in_clip(typo, word, distance):
     assert close_in_clip(typo, word) == distance
 
 
-def test_a_flagged_token_is_corrected_to_the_one_close_word_the_clip_s_other_captions_write():
+def test_a_flagged_token_is_corrected_to_the_one_close_word_the_clip_s_other_captions_write(ranked_rule):
     rule = ranked_rule({"rocl": (1, 1), "rock": (3, 3)}, clip_candidates=True)  # rock: too rare a candidate
     caption = "a band plays rocl"
 
@@ -391,7 +380,7 @@ def test_a_flagged_token_is_corrected_to_the_one_close_word_the_clip_s_other_cap
     assert ranked_rule({"rocl": (1, 1)}).decide("rocl", "plays", "", clip=clip_of(caption, "rock")).replacement is None
 
 
-def test_a_dropped_g_is_the_ing_word_the_corpus_writes_not_a_split():
+def test_a_dropped_g_is_the_ing_word_the_corpus_writes_not_a_split(ranked_rule):
     stats = {"puppetin": (1, 1), "lookin": (1, 1), "looking": (40, 30), "look": (90, 50)}
     phrases = {"look in": 30, "puppet in": 30}
 
@@ -422,7 +411,7 @@ def test_the_installed_codespell_list_is_read_and_a_missing_file_is_a_clear_erro
         read_common_misspellings(str(tmp_path / "missing.txt"))
 
 
-def test_only_a_token_the_rule_leaves_flagged_takes_the_lists_correction():
+def test_only_a_token_the_rule_leaves_flagged_takes_the_lists_correction(ranked_rule):
     listed = {"rythm": "rhythm", "vidoe": "vide", "didnt": "didn t", "wierdo": "weirdoh"}
     stats = {"vidoe": (1, 1), "video": (5000, 900), "rythm": (2, 2), "didnt": (3, 3), "wierdo": (1, 1)}
     rule = ranked_rule(stats, common_misspellings=listed, more_words={"rhythm", "video", "vide"})
@@ -433,7 +422,7 @@ def test_only_a_token_the_rule_leaves_flagged_takes_the_lists_correction():
     assert ranked_rule(stats, more_words={"rhythm", "video"}).decide("rythm").rule == "flagged"  # no list, no change
 
 
-def test_the_list_overrules_a_token_kept_as_a_plural_an_inflection_or_a_domain_word():
+def test_the_list_overrules_a_token_kept_as_a_plural_an_inflection_or_a_domain_word(ranked_rule):
     listed = {"heros": "heroes", "occured": "occurred", "speach": "speech"}
     stats = {"heros": (6, 6), "occured": (1, 1), "speach": (14, 14), "speech": (10, 8)}
     words = {"hero", "heroes", "occur", "occurred", "speech"}
@@ -442,3 +431,16 @@ def test_the_list_overrules_a_token_kept_as_a_plural_an_inflection_or_a_domain_w
     rule = ranked_rule(stats, common_misspellings=listed, more_words=words)
     assert [rule.decide(t).replacement for t in ("heros", "occured", "speach")] == ["heroes", "occurred", "speech"]
     assert rule.decide("heros").rule == "misspelling_list"
+
+
+def test_every_mapping_target_is_a_word_the_default_profile_accepts():
+    """Otherwise the ranked rule could turn a mapped word back into the misspelling it replaced."""
+    from pipelines.config import load_config
+    from transforms.spelling import open_hunspell, read_mapping
+
+    spelling = load_config("default").spelling
+    checker = open_hunspell(spelling.hunspell_dictionary, (), spelling.vocabulary)
+    for mapping in (spelling.british_to_american, spelling.splits):
+        for target in read_mapping(mapping).values():
+            for word in target.split():
+                assert checker.spell(word) or checker.spell(word.capitalize()), (mapping, target)

@@ -6,6 +6,7 @@ import pytest
 
 from devsets import DATA, read_tsv, runon, spelling
 from devsets.sample_runon import draw, sen_ids_in
+from devsets.spelling import token_output
 
 REPO = DATA.parent.parent
 
@@ -85,3 +86,9 @@ def test_the_second_labellers_labelled_the_dev_sets_own_captions():
     for row in second:
         first_row = tokens[(row["sen_id"], row["position"])]
         assert (row["token"], row["caption"]) == (first_row["token"], first_row["caption"])
+
+
+def test_a_tokens_corrections_apply_in_order_as_the_benchmark_scores_them():
+    corrections = [{"original": "childrens", "replacement": "children s"}, {"original": "s", "replacement": "S"}]
+    assert token_output("childrens", corrections) == "children s"
+    assert token_output("vedio", []) == "vedio"
