@@ -11,6 +11,7 @@ from pathlib import Path
 from pipelines.config import ALL_STEPS, ConfigError, load_config, override
 from pipelines.output_folder import check_target, put_in_place, remove_stale_staging, staging_folder, write_marker
 from transforms.errors import CapcleanError, find_error_line
+from transforms.read import find_annotation_files
 from transforms.runon import RUNON_RULES
 
 log = logging.getLogger("capclean")
@@ -209,9 +210,12 @@ def check_export_names(names):
 
 
 def run_clean(input_path, output_dir, config, beam_args, exports=(), overwrite=False) -> int:
+    # The input and the output are checked before Beam is loaded (seconds, and memory), so that
+    # a refusal is immediate.
+    find_annotation_files(input_path, config.input.max_file_megabytes)
+    check_target(Path(output_dir), [input_path], overwrite)
     from pipelines.run import run_pipeline  # Beam is imported only when a pipeline runs
 
-    check_target(Path(output_dir), [input_path], overwrite)
     output = Path(output_dir).resolve()
     output.parent.mkdir(parents=True, exist_ok=True)
     remove_stale_staging(output)
@@ -282,7 +286,6 @@ class worker_errors_as_one_line:
 def sweep_command(args, config, beam_args) -> int:
     from pipelines.run import make_pipeline, run_and_wait, runner_resources
     from pipelines.sweep import PAPER_GRID, build_sweep, parse_grid
-    from transforms.read import find_annotation_files
 
     try:
         grid = parse_grid(args.grid) if args.grid else PAPER_GRID
