@@ -19,7 +19,7 @@ from transforms import lineage
 from transforms.batch import Caption, rewrite_captions
 from transforms.boundary_model import MODEL_DIR, BoundaryModel, boundaries_from_probabilities
 from transforms.dedup import remove_near_duplicates_with
-from transforms.errors import ConfigError
+from transforms.errors import CapcleanError, ConfigError
 from transforms.runon_prefilter import FINITE_VERBS, Prefilter, is_candidate, load_lexicon, split_at
 from transforms.step import Aggregate, Step
 
@@ -184,14 +184,30 @@ def load_sentence_finder(config, finite_verbs=None):
     return model_sentence_finder(BoundaryModel(config.model_dir or MODEL_DIR), config, finite_verbs)
 
 
+# The largest id a Parquet int64 column (and Beam's coder) holds.
+LARGEST_ID = 2**63 - 1
+
+
+class NewIdError(CapcleanError):
+    """A caption the `separate` policy cannot give new ids to; the message names it."""
+
+
 def new_sen_id(sen_id: int, piece: int, id_stride: int) -> int:
     """The id of sentence number `piece` (1, 2, ...) of a caption split by `separate`.
 
     `id_stride` is one more than the largest input sen_id, so every new id is
-    above every input id, and (sen_id, piece) -> id is one-to-one. The id
-    depends only on the caption, never on which worker split it.
+    above every input id, and (sen_id, piece) -> id is one-to-one for sen_ids of 0
+    or more. The id depends only on the caption, never on which worker split it.
     """
-    return piece * id_stride + sen_id
+    if sen_id < 0:
+        # piece * stride + a negative id can be another caption's id.
+        raise NewIdError(f"sen_id {sen_id}: the runon policy `separate` needs sen_ids of 0 or more to number "
+                         "the sentences it makes; use the policy `first` or `whole` for this input")
+    new_id = piece * id_stride + sen_id
+    if new_id > LARGEST_ID:
+        raise NewIdError(f"sen_id {sen_id}: the id of its sentence {piece + 1} ({piece} x {id_stride} + {sen_id}) "
+                         "would not fit in 64 bits; use the runon policy `first` or `whole` for this input")
+    return new_id
 
 
 def apply_policy(batch, sentences: list, policy: str, id_stride: int = 0, detector: str = "model"):
@@ -232,8 +248,12 @@ def max_sen_id(batch) -> int:
     return max(ids, default=-1)
 
 
-class IdStride(Aggregate):
-    """One more than the largest sen_id of the dataset, kept or removed (see new_sen_id)."""
+class LargestId(Aggregate):
+    """The largest sen_id of the dataset, kept or removed: one less than the stride of new_sen_id.
+
+    The figure is the id itself, not the stride, because it crosses Beam's coder, which
+    holds 64-bit integers: the largest id fits, one more may not.
+    """
 
     def create(self):
         return -1
@@ -243,9 +263,6 @@ class IdStride(Aggregate):
 
     def merge(self, tops):
         return max(tops, default=-1)
-
-    def extract(self, top):
-        return top + 1
 
 
 def split_sentences(video, find, config, id_stride: int = 0):
@@ -310,17 +327,17 @@ class Runon(Step):
         if not self.settings.splits_sentences:
             return {"word_limit": WordLimit(self.settings.std_multiplier)}
         if self.settings.policy == "separate":
-            return {"id_stride": IdStride()}
+            return {"largest_id": LargestId()}
         return {}
 
     def setup(self):
         if self.settings.splits_sentences:
             self._find = load_sentence_finder(self.settings, self._finite_verbs)  # about a second to load
 
-    def process(self, video, word_limit=None, id_stride=0):
+    def process(self, video, word_limit=None, largest_id=-1):
         if not self.settings.splits_sentences:
             return truncate_long_captions(video, word_limit, tuple(self.settings.splits))
-        done = split_sentences(video, self._find, self.settings, id_stride)
+        done = split_sentences(video, self._find, self.settings, largest_id + 1)
         if self._dedup_settings is not None and cut_by_runon(done):
             return remove_near_duplicates_with(done, self._dedup_settings)
         return done

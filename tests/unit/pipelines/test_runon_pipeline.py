@@ -60,3 +60,18 @@ def test_first_and_whole_keep_one_caption_per_input(tmp_path, write_annotations,
     assert [row["policy"] for row in rows(output, "runon")] == [policy, policy]
     edits = [row["sen_id"] for row in rows(output, "edits") if row["step"] == "runon"]
     assert edits == ([0, 5] if policy == "first" else [])
+
+
+def test_separate_refuses_in_one_line_the_ids_it_cannot_make(tmp_path, write_annotations, capsys):
+    largest = 2**63 - 1  # a valid id: the largest a Parquet int64 holds
+    videos = [{"video_id": "video1", "split": "train", "category": 3}]
+    sentences = [{"sen_id": 7, "video_id": "video1", "caption": RUN_ON},
+                 {"sen_id": largest, "video_id": "video1", "caption": ONE_SENTENCE}]
+    source = write_annotations(tmp_path / "in", videos, sentences)
+    args = ["clean", "--input", str(source), "--output", str(tmp_path / "out"), "--profile", "default",
+            "--steps", "normalize,runon", "--runon-policy", "separate"]
+    assert main(args) == 2
+    err = [line for line in capsys.readouterr().err.splitlines() if line.startswith("capclean")]
+    assert len(err) == 1 and err[0].startswith("capclean: error: sen_id 7: the id of its sentence 2")
+    assert not (tmp_path / "out").exists()
+    assert main(args[:-1] + ["first"]) == 0  # the same input under `first`: no new ids, no refusal

@@ -5,8 +5,8 @@ import pytest
 from pipelines.config import ConfigError, config_from_dict, load_config
 from transforms.lineage import EditRow, RemovedRow, RunonRow
 from transforms.batch import Caption, VideoBatch
-from transforms.runon import (add_moments, apply_policy, length_moments, max_sen_id, new_sen_id, truncate_caption,
-                              truncate_long_captions, word_limit)
+from transforms.runon import (NewIdError, add_moments, apply_policy, length_moments, max_sen_id, new_sen_id,
+                              truncate_caption, truncate_long_captions, word_limit)
 
 
 def batch(split, *texts):
@@ -89,3 +89,12 @@ def test_profiles_keep_truncate_for_paper_and_the_model_for_default():
     assert load_config("paper").runon.rule == "truncate"
     default = load_config("default").runon
     assert (default.rule, default.policy) == ("model", "first")
+
+
+def test_separate_refuses_ids_that_could_collide_or_overflow_and_names_the_caption():
+    with pytest.raises(NewIdError, match="sen_id -5: the runon policy `separate` needs sen_ids of 0 or more"):
+        new_sen_id(-5, 1, 11)
+    largest = 2**63 - 1
+    assert new_sen_id(0, 1, largest) == largest
+    with pytest.raises(NewIdError, match="sen_id 3: the id of its sentence 2 .* would not fit in 64 bits"):
+        new_sen_id(3, 1, largest)
