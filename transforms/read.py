@@ -172,6 +172,21 @@ def printable(text: str) -> str:
     return text if is_text(text) else text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
+# How much of an over-long caption removed/ keeps: enough to recognise it, not the pasted text whole.
+PREVIEW_CHARACTERS = 200
+
+
+def stored_text(caption: str, limits: CaptionLimits = NO_LIMITS) -> str:
+    """What removed/ keeps of an unusable caption: all of it, or, over the length limit, a preview and its length."""
+    text = printable(caption)
+    over = limits.max_characters is not None and len(text) > limits.max_characters
+    if not over and limits.max_words is not None:
+        over = len(text.split()) > limits.max_words
+    if not over or len(text) <= PREVIEW_CHARACTERS:
+        return text
+    return f"{text[:PREVIEW_CHARACTERS]} ... [{len(text):,} characters in all]"
+
+
 def binary_characters(text: str) -> list:
     """The distinct control characters of `text` other than white space (NUL, escape, ...): binary data, not
     writing. Hunspell's C interface, for one, cannot take a NUL."""
@@ -268,7 +283,8 @@ def split_into_video_parts(document: dict, file_index: int, limits: CaptionLimit
         if sen_id is not None:
             part(video_id).sen_ids.append((sen_id, position))
         if problem:
-            part(video_id).rejected.append((sen_id, printable(caption) if isinstance(caption, str) else None, problem))
+            kept_text = stored_text(caption, limits) if isinstance(caption, str) else None
+            part(video_id).rejected.append((sen_id, kept_text, problem))
         else:
             part(video_id).captions.append((sen_id, position, caption))
     return parts

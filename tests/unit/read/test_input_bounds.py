@@ -37,3 +37,14 @@ def test_a_folder_with_one_of_msrvtts_two_files_names_the_other():
     assert missing_msrvtt_files([train]) == ["test_videodatainfo.json"]
     assert missing_msrvtt_files([train, test]) == []
     assert missing_msrvtt_files([AnnotationFile("x/my_dataset.json")]) == []
+
+
+def test_an_over_long_caption_is_kept_in_removed_as_a_preview_and_its_length():
+    from transforms.read import CaptionLimits, PREVIEW_CHARACTERS, stored_text
+
+    limits = CaptionLimits(max_words=500, max_characters=5000)
+    pasted = "word " * 20_000
+    kept = stored_text(pasted, limits)
+    assert kept.startswith(pasted[:PREVIEW_CHARACTERS]) and kept.endswith("[100,000 characters in all]")
+    assert len(kept) < 300
+    assert stored_text("a caption that is bad for another reason", limits) == "a caption that is bad for another reason"
