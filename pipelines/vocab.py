@@ -10,7 +10,7 @@ from collections import defaultdict
 
 from pipelines.config import load_config
 from transforms.batch import rewrite_captions
-from transforms.corpus import corpus_statistics  # noqa: F401 (the benchmarks read it from here)
+from transforms.corpus import corpus_statistics
 from transforms.normalize import normalize_caption
 from transforms.read import read_input
 from transforms.spelling import RankedCorrection, Speller, WordLists
