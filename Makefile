@@ -34,7 +34,7 @@ run: install
 
 # Step III over the paper's grid of (e, s), steps I-II computed once.
 sweep: install
-	$(BIN)/capclean sweep --input $(INPUT) --output $(OUTPUT)-sweep --profile $(PROFILE) $(BEAM_ARGS)
+	$(BIN)/capclean sweep --input $(INPUT) --output $(OUTPUT)-sweep --overwrite --profile $(PROFILE) $(BEAM_ARGS)
 
 test: install
 	$(BIN)/python -m pytest -q tests/unit tests/integration

@@ -20,6 +20,7 @@ setup(
         "hunspell>=0.5.5",
         "codespell>=2.2",  # the default profile reads its list of common misspellings
         "rapidfuzz>=3.0",
+        "ijson>=3.2",  # the annotation files, parsed as a stream
         "pyarrow>=14",
         "great-expectations>=1.0,<2",
         "pandas>=2.0",

@@ -37,10 +37,9 @@ def read_and_correct(pipeline, sources, config, last_step: str = "screen"):
     from pipelines.apply_step import ApplyStep, compute_figures
     from pipelines.progress import log_progress
     from pipelines.read_source import ReadMsrVtt
-    from transforms.read import CaptionLimits
 
-    limits = CaptionLimits(config.input.max_caption_words, config.input.max_caption_characters)
-    videos = pipeline | "Read" >> ReadMsrVtt(sources, limits) | log_progress("read")
+    read = ReadMsrVtt(sources, config.input.caption_limits, config.input.size_limits)
+    videos = pipeline | "Read" >> read | log_progress("read")
     reported = {}
     for step in steps_to_run(config):
         figures = compute_figures(videos, step)

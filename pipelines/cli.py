@@ -6,6 +6,7 @@ import re
 import shutil
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from pipelines.config import ALL_STEPS, ConfigError, load_config, override
@@ -41,14 +42,13 @@ def build_parser() -> argparse.ArgumentParser:
                                 formatter_class=formatter)
     add_input_arguments(clean, "output folder: a new or empty one, or (with --overwrite) an earlier capclean "
                                "output, replaced only when the new output has passed validation")
-    clean.add_argument("--overwrite", action="store_true",
-                       help="replace the earlier capclean output at --output (never a folder capclean did not write)")
     add_step_arguments(clean)
     clean.add_argument("--export", metavar="LIST", default="",
                        help=f"also write these exports into the output: comma-separated of {','.join(EXPORTS_HELP)}")
     sweep = commands.add_parser("sweep", formatter_class=formatter, epilog=BEAM_HELP,
                                 help="remaining captions of step III over a grid of (e, s); steps I-II run once")
-    add_input_arguments(sweep, "folder for sweep.csv, sweep.json and sweep.png")
+    add_input_arguments(sweep, "folder for sweep.csv, sweep.json and sweep.png: a new or empty one, or (with "
+                               "--overwrite) an earlier capclean output")
     sweep.add_argument("--grid", metavar="E:S,...", help="grid points (default: the paper's eight, "
                        "e in 0,1,2 at s=0.9 and s in 0.75..1.00 at e=0)")
     report = commands.add_parser("report", help="write report.html for a run, or two runs side by side")
@@ -75,6 +75,8 @@ def add_input_arguments(command, output_help):
                     help="folder with the MSR-VTT annotation files (the two zips as distributed, or the JSON files), "
                          "or one MSR-VTT-format JSON file")
     io.add_argument("--output", required=True, metavar="DIR", help=output_help)
+    io.add_argument("--overwrite", action="store_true",
+                    help="replace the earlier capclean output at --output (never a folder capclean did not write)")
     profile = command.add_argument_group("configuration")
     profile.add_argument("--profile", default="default", choices=["default", "paper"],
                          help="'paper' reproduces the published cleaning exactly; 'default' is capclean's "
@@ -154,7 +156,8 @@ def quiet_logging():
 
 def main(argv=None) -> int:
     quiet_logging()
-    args, beam_args = build_parser().parse_known_args(argv)
+    parser = build_parser()
+    args, beam_args = parser.parse_known_args(argv)
     beam_args = join_flag_values(beam_args)
     unknown = [arg for arg in beam_args if not arg.startswith("--")]
     if unknown or (beam_args and args.command in ("report", "export", "vocab")):
@@ -169,10 +172,10 @@ def main(argv=None) -> int:
             return vocab_command(args)
         config = config_from_arguments(args)
         if args.command == "sweep":
-            return sweep_command(args, config, beam_args)
+            return sweep_command(args, config, beam_args, own_flags(parser))
         exports = _comma_list(args.export) or ()
         check_export_names(exports)
-        return run_clean(args.input, args.output, config, beam_args, exports, args.overwrite)
+        return run_clean(args.input, args.output, config, beam_args, exports, args.overwrite, own_flags(parser))
     except (ConfigError, CapcleanError) as error:
         print(f"capclean: error: {find_error_line(error) or error}", file=sys.stderr)
         return EXIT_USAGE
@@ -209,20 +212,25 @@ def check_export_names(names):
         raise ConfigError(f"unknown export {', '.join(unknown)}; exports: {', '.join(EXPORT_NAMES)}")
 
 
-def run_clean(input_path, output_dir, config, beam_args, exports=(), overwrite=False) -> int:
+def own_flags(parser: argparse.ArgumentParser) -> list:
+    """Every --flag of every capclean command."""
+    commands = next(action for action in parser._actions if isinstance(action, argparse._SubParsersAction))
+    return sorted({flag for command in commands.choices.values() for action in command._actions
+                   for flag in action.option_strings if flag.startswith("--")})
+
+
+def run_clean(input_path, output_dir, config, beam_args, exports=(), overwrite=False, capclean_flags=()) -> int:
     # The input and the output are checked before Beam is loaded (seconds, and memory), so that
     # a refusal is immediate.
-    find_annotation_files(input_path, config.input.max_file_megabytes)
+    find_annotation_files(input_path, config.input.size_limits)
     check_target(Path(output_dir), [input_path], overwrite)
-    from pipelines.run import run_pipeline  # Beam is imported only when a pipeline runs
+    from pipelines.run import check_beam_flags, run_pipeline  # Beam is imported only when a pipeline runs
 
+    check_beam_flags(beam_args, capclean_flags)
     output = Path(output_dir).resolve()
-    output.parent.mkdir(parents=True, exist_ok=True)
-    remove_stale_staging(output)
-    staging = staging_folder(output)
     started = time.monotonic()
     log.info("cleaning %s into %s (profile %s, steps %s)", input_path, output, config.profile, ",".join(config.steps))
-    try:
+    with staging_for(output) as staging:
         with worker_errors_as_one_line():
             run_pipeline(input_path, str(staging), config, beam_args)
         result = json.loads((staging / "validation" / "result.json").read_text())
@@ -235,14 +243,25 @@ def run_clean(input_path, output_dir, config, beam_args, exports=(), overwrite=F
         write_marker(staging, {"profile": config.profile})
         write_report_and_exports(staging, output, input_path, exports)
         put_in_place(staging, output, [input_path])
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)  # a failed run leaves nothing behind
-        raise
     stats = json.loads((output / "stats.json").read_text())
     print(format_summary(stats, time.monotonic() - started))
     print(f"  validation passed; output in {output}\n  report: {output / 'report.html'}, "
           f"Data Docs: {output / 'validation' / 'index.html'}")
     return 0
+
+
+@contextmanager
+def staging_for(output: Path):
+    """A new staging folder beside `output` (after removing what killed runs left there); removed
+    if the run fails, whatever the failure."""
+    output.parent.mkdir(parents=True, exist_ok=True)
+    remove_stale_staging(output)
+    staging = staging_folder(output)
+    try:
+        yield staging
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
 
 
 def write_report_and_exports(staging: Path, output: Path, input_path, exports):
@@ -283,24 +302,29 @@ class worker_errors_as_one_line:
         raise OSError(int(system.group(1)), system.group(2).split(" [while running")[0].strip()) from None
 
 
-def sweep_command(args, config, beam_args) -> int:
-    from pipelines.run import make_pipeline, run_and_wait, runner_resources
+def sweep_command(args, config, beam_args, capclean_flags=()) -> int:
+    sources = find_annotation_files(args.input, config.input.size_limits)
+    output = Path(args.output)
+    check_target(output, [args.input], args.overwrite)
+    from pipelines.run import check_beam_flags, make_pipeline, run_and_wait, runner_resources
     from pipelines.sweep import PAPER_GRID, build_sweep, parse_grid
 
     try:
         grid = parse_grid(args.grid) if args.grid else PAPER_GRID
     except ValueError as error:
         raise ConfigError(str(error)) from None
-    output = Path(args.output).resolve()
-    output.mkdir(parents=True, exist_ok=True)
+    check_beam_flags(beam_args, capclean_flags)
+    output = output.resolve()
     started = time.monotonic()
     log.info("sweep of %d grid points on %s (steps before dedup: %s)", len(grid), args.input,
              ",".join(step for step in config.steps if step in ("normalize", "spelling")) or "none")
-    sources = find_annotation_files(args.input)
-    with worker_errors_as_one_line(), runner_resources(beam_args) as runner_args:
-        pipeline = make_pipeline(runner_args)
-        build_sweep(pipeline, sources, str(output), config, grid)
-        run_and_wait(pipeline)
+    with staging_for(output) as staging:
+        with worker_errors_as_one_line(), runner_resources(beam_args) as runner_args:
+            pipeline = make_pipeline(runner_args)
+            build_sweep(pipeline, sources, str(staging), config, grid)
+            run_and_wait(pipeline)
+        write_marker(staging, {"command": "sweep", "profile": config.profile})
+        put_in_place(staging, output, [args.input])
     rows = json.loads((output / "sweep.json").read_text())
     print(f"capclean sweep: done in {time.monotonic() - started:.1f} s, profile {config.profile}")
     print(f"  {'e':>3} {'s':>5} {'remaining':>10} {'removed':>8} {'videos':>7}")

@@ -18,7 +18,8 @@ import yaml
 
 from pipelines.clean import STEPS
 from transforms.errors import ConfigError
-from transforms.read import MAX_FILE_MEGABYTES
+from transforms.annotation_stream import SizeLimits
+from transforms.read import CaptionLimits
 
 PROFILE_DIR = Path(__file__).resolve().parent / "profiles"
 # The steps --steps and a profile's `steps` may name, in the order they run (the others always run).
@@ -33,12 +34,23 @@ class InputConfig:
     # caption has 72 words and 367 characters.
     max_caption_words: int = 500
     max_caption_characters: int = 5000
-    # An annotation file (a zip's member unpacked) larger than this many MiB is refused before it is read.
-    max_file_megabytes: int = MAX_FILE_MEGABYTES
+    # An annotation file (a zip's member unpacked) larger than this many MiB is refused, before
+    # it is read when its size is declared; so is a file with a record larger than this many KiB.
+    max_file_megabytes: int = SizeLimits.max_file_megabytes
+    max_record_kilobytes: int = SizeLimits.max_record_kilobytes
 
     def __post_init__(self):
-        if min(self.max_caption_words, self.max_caption_characters, self.max_file_megabytes) < 1:
-            raise ConfigError("input.max_caption_words, max_caption_characters and max_file_megabytes must be >= 1")
+        for setting in dataclasses.fields(self):
+            if getattr(self, setting.name) < 1:
+                raise ConfigError(f"input.{setting.name} must be >= 1, not {getattr(self, setting.name)}")
+
+    @property
+    def caption_limits(self) -> CaptionLimits:
+        return CaptionLimits(self.max_caption_words, self.max_caption_characters)
+
+    @property
+    def size_limits(self) -> SizeLimits:
+        return SizeLimits(self.max_file_megabytes, self.max_record_kilobytes)
 
 
 @dataclass(frozen=True)

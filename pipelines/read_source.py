@@ -5,8 +5,9 @@ only spreads that work over the runner.
 """
 import apache_beam as beam
 
-from transforms.read import (NO_LIMITS, CaptionLimits, assemble_group, load_annotations, repeated_sen_ids,
-                             sen_ids_by_range, split_into_video_parts)
+from transforms.annotation_stream import SizeLimits
+from transforms.read import (NO_LIMITS, CaptionLimits, assemble_group, read_video_parts, repeated_sen_ids,
+                             sen_ids_by_range)
 
 
 class ReadAnnotationFileFn(beam.DoFn):
@@ -17,12 +18,13 @@ class ReadAnnotationFileFn(beam.DoFn):
     some runners do not separate.
     """
 
-    def __init__(self, limits: CaptionLimits = NO_LIMITS):
+    def __init__(self, limits: CaptionLimits = NO_LIMITS, size_limits: SizeLimits = SizeLimits()):
         self._limits = limits
+        self._size_limits = size_limits
 
     def process(self, indexed_source):
         file_index, source = indexed_source
-        for video_id, part in split_into_video_parts(load_annotations(source), file_index, self._limits).items():
+        for video_id, part in read_video_parts(source, file_index, self._limits, self._size_limits).items():
             yield "part", video_id, part
             for sen_id_range, records in sen_ids_by_range(video_id, part):
                 yield "sen_ids", sen_id_range, records
@@ -35,16 +37,17 @@ class ReadMsrVtt(beam.PTransform):
     than one. Repeated sen_ids are found by grouping the ids by range.
     """
 
-    def __init__(self, sources, limits: CaptionLimits = NO_LIMITS):
+    def __init__(self, sources, limits: CaptionLimits = NO_LIMITS, size_limits: SizeLimits = SizeLimits()):
         super().__init__()
         self._sources = list(sources)
         self._limits = limits
+        self._size_limits = size_limits
 
     def expand(self, pipeline):
         read = (
             pipeline
             | "AnnotationFiles" >> beam.Create(list(enumerate(self._sources)))
-            | "ReadAnnotationFile" >> beam.ParDo(ReadAnnotationFileFn(self._limits))
+            | "ReadAnnotationFile" >> beam.ParDo(ReadAnnotationFileFn(self._limits, self._size_limits))
         )
         parts = (
             read

@@ -8,13 +8,15 @@ worker processes that lives as long as the run. Any other runner Beam knows
 (DataflowRunner, FlinkRunner, SparkRunner, ...) is passed on as it is.
 """
 import contextlib
+import difflib
 import logging
 
 import apache_beam as beam
 from apache_beam.options.pipeline_options import PipelineOptions, StandardOptions
 
 from pipelines.clean import build_cleaning
-from transforms.read import find_annotation_files, load_annotations, missing_msrvtt_files
+from transforms.errors import CapcleanError
+from transforms.read import find_annotation_files, missing_msrvtt_files
 
 log = logging.getLogger("capclean")
 
@@ -33,6 +35,36 @@ class LocalDaskOptions(PipelineOptions):
 
 def is_dask(options: PipelineOptions) -> bool:
     return options.view_as(StandardOptions).runner in DASK_RUNNER_NAMES
+
+
+def check_beam_flags(beam_args, own_flags=()) -> None:
+    """Refuse a runner Beam does not know, and any flag that neither capclean (`own_flags`) nor Beam
+    knows, with the nearest known flag: Beam itself would drop it with a warning and run on, so
+    `--profle paper` would clean with the default profile."""
+    options = PipelineOptions(beam_args)
+    runner = options.view_as(StandardOptions).runner
+    try:
+        if is_dask(options):
+            import pipelines.dask_runner  # noqa: F401  (registers Beam's DaskOptions)
+        elif runner:
+            from apache_beam.runners.runner import create_runner
+            create_runner(runner)  # imports the runner's module, which registers the runner's own options
+    except ValueError as error:
+        raise CapcleanError(f"--runner {runner}: {error}") from None
+    beam_log = logging.getLogger("apache_beam.options.pipeline_options")
+    level = beam_log.level
+    beam_log.setLevel(logging.ERROR)  # it warns of the flags it drops: they are refused below instead
+    try:
+        known = options.get_all_options(retain_unknown_options=False)
+        unknown = sorted(set(options.get_all_options(retain_unknown_options=True)) - set(known))
+    finally:
+        beam_log.setLevel(level)
+    if unknown:
+        flags = [f"--{name}" for name in unknown]
+        nearest = difflib.get_close_matches(flags[0], list(own_flags) + [f"--{name}" for name in known], n=1)
+        hint = f" (did you mean {nearest[0]}?)" if nearest else ""
+        raise CapcleanError(f"unknown option {', '.join(flags)}{hint}; capclean clean --help lists capclean's, "
+                            "and any other must be a Beam option of the runner")
 
 
 def make_pipeline(beam_args) -> beam.Pipeline:
@@ -82,13 +114,11 @@ def run_and_wait(pipeline: beam.Pipeline) -> None:
 
 
 def run_pipeline(input_path: str, output_dir: str, config, beam_args) -> None:
-    sources = find_annotation_files(input_path, config.input.max_file_megabytes)
+    sources = find_annotation_files(input_path, config.input.size_limits)
     for name in missing_msrvtt_files(sources):
         log.warning("warning: %s is not in %s: the output will have no videos of its splits", name, input_path)
-    # A file that cannot be read should stop the run here, in one line, rather
-    # than inside a worker, where the runner wraps the error in its own traceback.
-    for source in sources:
-        load_annotations(source)
+    # A file that cannot be parsed stops the run on the worker that reads it: its one line
+    # reaches the command line through the runner's wrapping (cli.worker_errors_as_one_line).
     with runner_resources(beam_args) as runner_args:
         pipeline = make_pipeline(runner_args)
         build_cleaning(pipeline, sources, output_dir, config)

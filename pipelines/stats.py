@@ -41,9 +41,10 @@ def video_counts(batch, step_names: tuple, recheck_rounds: int = 0) -> Counter:
         counts[f"steps/runon/sentences_by_split/{batch.split}"] += len(row.sentences)
         counts[f"steps/runon/captions_added_by_split/{batch.split}"] += len(row.new_sen_ids)
     counts["steps/runon/captions_split"] += len(batch.runon)
+    # Counted even when 0, so that stats.json has the output's figures when no caption is left.
+    counts["output/captions"] += len(batch.captions)
+    counts["output/videos"] += 1 if batch.captions else 0
     if batch.captions:
-        counts["output/captions"] += len(batch.captions)
-        counts["output/videos"] += 1
         counts[f"output/captions_by_split/{batch.split}"] += len(batch.captions)
         counts[f"output/videos_by_split/{batch.split}"] += 1
     return counts

@@ -6,6 +6,7 @@ and a combine adds up the figures per grid point.
 """
 import csv
 import json
+import os
 import posixpath
 
 import apache_beam as beam
@@ -44,6 +45,7 @@ def add_figures(figures):
 def write_sweep_results(rows, output_dir: str) -> list:
     """sweep.csv, sweep.json and sweep.png in `output_dir`; rows sorted as the grid was given."""
     header = ["e", "s", "remaining", "removed", "videos_touched"]
+    os.makedirs(output_dir, exist_ok=True)
     with open(posixpath.join(output_dir, "sweep.csv"), "w", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(header)

@@ -2,26 +2,21 @@
 
 An annotation file is `{"info", "videos": [...], "sentences": [...]}` (MSR-VTT
 v1's `train_val_videodatainfo.json` and `test_videodatainfo.json`), as such or
-inside a zip. A file that cannot be read stops the run with one line naming it;
-a record that cannot be used goes to `removed/` with step "read" and a reason.
+inside a zip, parsed as a stream (transforms/annotation_stream.py). A file that
+cannot be read stops the run with one line naming it; a record that cannot be used
+goes to `removed/` with step "read" and a reason.
 """
-import json
 import unicodedata
 import zipfile
-import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
+from transforms.annotation_stream import RECORD_LISTS, InputError, SizeLimits, parse_annotation_file
 from transforms.batch import Caption, VideoBatch
-from transforms.errors import CapcleanError
 from transforms.lineage import RemovedRow
 
 STEP = "read"
-
-
-class InputError(CapcleanError):
-    """An input file or folder that cannot be read; the message names it."""
 
 
 @dataclass(frozen=True)
@@ -35,18 +30,16 @@ class AnnotationFile:
         return f"{self.path}:{self.member}" if self.member else self.path
 
 
-# The largest annotation file read (a JSON file, or a zip's JSON member unpacked), in MiB: a
-# file is parsed in memory, so a larger one is refused before it is read (MSR-VTT's largest is 16 MiB).
-MAX_FILE_MEGABYTES = 512
 # MSR-VTT's two annotation files: a folder holding one of them should hold the other.
 MSRVTT_FILES = ("train_val_videodatainfo.json", "test_videodatainfo.json")
 
 
-def find_annotation_files(input_path: str, max_megabytes: int = MAX_FILE_MEGABYTES) -> list:
+def find_annotation_files(input_path: str, limits: SizeLimits = SizeLimits()) -> list:
     """The annotation files of an input folder (JSON files and the JSON members of zips), or the one file given.
 
     A JSON file that stands beside a zip holding the same file is read once, unzipped. A file
-    larger than `max_megabytes` (unpacked) is refused before anything is read.
+    larger than the limit (unpacked, as the file system or the zip declares it) is refused
+    before anything is read; the reader checks the limit again as it reads.
     """
     path = Path(input_path)
     if not path.exists():
@@ -61,9 +54,9 @@ def find_annotation_files(input_path: str, max_megabytes: int = MAX_FILE_MEGABYT
     if not files:
         raise InputError(f"no annotation files (*.json, or *.zip holding them) in {input_path}")
     for file in files:
-        if file.size > max_megabytes * 2**20:
+        if file.size > limits.max_file_megabytes * 2**20:
             raise InputError(f"{file.name} is {file.size / 2**20:,.0f} MiB unpacked, more than the limit of "
-                             f"{max_megabytes} MiB (input.max_file_megabytes; raise it to read this file)")
+                             f"{limits.max_file_megabytes:,} MiB (input.max_file_megabytes; raise it to read this file)")
     return files
 
 
@@ -87,39 +80,24 @@ def _json_members(path: Path) -> list:
             if member.filename.endswith(".json") and not Path(member.filename).name.startswith(".")]
 
 
-def load_annotations(source: AnnotationFile) -> dict:
-    try:
-        if source.member is None:
-            with open(source.path, "rb") as handle:
-                document = parse_json(handle.read())
-        else:
-            with zipfile.ZipFile(source.path) as archive, archive.open(source.member) as handle:
-                document = parse_json(handle.read())
-    except json.JSONDecodeError as error:
-        raise InputError(f"{source.name} is not valid JSON: {error}") from None
-    except RecursionError:
-        raise InputError(f"{source.name} is not usable JSON: nested too deeply") from None
-    except ValueError as error:  # e.g. an integer of more than 4,300 digits
-        raise InputError(f"{source.name} is not usable JSON: {error}") from None
-    except (OSError, zipfile.BadZipFile, EOFError, zlib.error) as error:
-        raise InputError(f"cannot read {source.name}: {error}") from None
-    except (NotImplementedError, RuntimeError) as error:  # a zip member compressed or encrypted in a way zipfile cannot read
-        raise InputError(f"cannot read {source.name}: {error}") from None
-    if not isinstance(document, dict) or not isinstance(document.get("sentences"), list) \
-            or not isinstance(document.get("videos"), list):
-        raise InputError(f"{source.name} is not an MSR-VTT annotation file: "
-                         "expected an object with lists 'videos' and 'sentences'")
-    return document
+def load_annotations(source: AnnotationFile, limits: SizeLimits = SizeLimits()) -> dict:
+    """The file as {"info": ..., "videos": [...], "sentences": [...]}, keys in file order, for tools
+    that want its records whole."""
+    def collect(records):
+        document = {}
+        for key, record in records:
+            if key in RECORD_LISTS:
+                document.setdefault(key, []).append(record)
+            else:
+                document[key] = record
+        return {**document, **{name: document.get(name, []) for name in RECORD_LISTS if name not in document}}
+
+    return parse_annotation_file(source, limits, collect)
 
 
-def parse_json(data: bytes):
-    """JSON in UTF-8 (or UTF-16/32, as `json` detects them). Bytes that are not UTF-8 inside a
-    string do not stop the run: they are kept as lone surrogates, and the record that holds
-    them goes to removed/ with its reason (see `is_text`)."""
-    try:
-        return json.loads(data)
-    except UnicodeDecodeError:
-        return json.loads(data.decode("utf-8", errors="surrogateescape"))
+def document_records(document: dict):
+    """("videos" or "sentences", record) for a parsed annotation file, as the reader hands them on."""
+    return ((list_name, record) for list_name in RECORD_LISTS for record in document[list_name])
 
 
 @dataclass(frozen=True)
@@ -157,7 +135,7 @@ class RepeatedSenId:
 
 def is_text(value) -> bool:
     """A string that can be written as UTF-8. Not one with lone surrogates: a JSON escape
-    ("\\ud800") makes them, and so does `parse_json` for bytes that are not UTF-8."""
+    ("\\ud800") makes them, and so does the reader for bytes that are not UTF-8."""
     if not isinstance(value, str):
         return False
     try:
@@ -251,8 +229,9 @@ def _shown(value) -> str:
     return repr(printable(text[:40]))
 
 
-def split_into_video_parts(document: dict, file_index: int, limits: CaptionLimits = NO_LIMITS) -> dict:
-    """video_id -> VideoPart for one parsed annotation file.
+def split_into_video_parts(records, file_index: int, limits: CaptionLimits = NO_LIMITS) -> dict:
+    """video_id -> VideoPart for the records of one annotation file, ("videos" or "sentences",
+    record) in file order (`parse_annotation_file`, or `document_records` of a parsed file).
 
     A repeated sen_id is found later, over all files at once (`repeated_sen_ids`).
     """
@@ -261,33 +240,51 @@ def split_into_video_parts(document: dict, file_index: int, limits: CaptionLimit
     def part(video_id):
         return parts.setdefault(video_id, VideoPart(file_index))
 
-    for video in document["videos"]:
-        problem = video_problem(video)
-        video_id = video.get("video_id") if isinstance(video, dict) and is_text(video.get("video_id")) else None
-        if video_id is None:
-            continue  # no usable id: no sentence can refer to it
-        if problem:
-            part(video_id).problem = problem
-            continue
-        info = {key: video[key] for key in ("video_id", "split", "category")}
-        if part(video_id).info is None:
-            part(video_id).info = info
-        elif part(video_id).info != info and part(video_id).conflict is None:
-            part(video_id).conflict = conflicting_records(video_id, part(video_id).info, info)
-    for position, sentence in enumerate(document["sentences"]):
-        sen_id = usable_sen_id(sentence)
-        problem = sentence_problem(sentence, limits)
-        video_id = sentence.get("video_id") if isinstance(sentence, dict) else None
-        video_id = video_id if is_text(video_id) else ""
-        caption = sentence.get("caption") if isinstance(sentence, dict) else None
-        if sen_id is not None:
-            part(video_id).sen_ids.append((sen_id, position))
-        if problem:
-            kept_text = stored_text(caption, limits) if isinstance(caption, str) else None
-            part(video_id).rejected.append((sen_id, kept_text, problem))
-        else:
-            part(video_id).captions.append((sen_id, position, caption))
+    position = 0  # of the record among the file's sentences
+    for list_name, record in records:
+        if list_name == "videos":
+            _add_video(record, part)
+        elif list_name == "sentences":
+            _add_sentence(record, position, part, limits)
+            position += 1
     return parts
+
+
+def _add_video(video, part) -> None:
+    problem = video_problem(video)
+    video_id = video.get("video_id") if isinstance(video, dict) and is_text(video.get("video_id")) else None
+    if video_id is None:
+        return  # no usable id: no sentence can refer to it
+    if problem:
+        part(video_id).problem = problem
+        return
+    info = {key: video[key] for key in ("video_id", "split", "category")}
+    if part(video_id).info is None:
+        part(video_id).info = info
+    elif part(video_id).info != info and part(video_id).conflict is None:
+        part(video_id).conflict = conflicting_records(video_id, part(video_id).info, info)
+
+
+def _add_sentence(sentence, position: int, part, limits: CaptionLimits) -> None:
+    sen_id = usable_sen_id(sentence)
+    problem = sentence_problem(sentence, limits)
+    video_id = sentence.get("video_id") if isinstance(sentence, dict) else None
+    video_id = video_id if is_text(video_id) else ""
+    caption = sentence.get("caption") if isinstance(sentence, dict) else None
+    if sen_id is not None:
+        part(video_id).sen_ids.append((sen_id, position))
+    if problem:
+        kept_text = stored_text(caption, limits) if isinstance(caption, str) else None
+        part(video_id).rejected.append((sen_id, kept_text, problem))
+    else:
+        part(video_id).captions.append((sen_id, position, caption))
+
+
+def read_video_parts(source: AnnotationFile, file_index: int, limits: CaptionLimits = NO_LIMITS,
+                     size_limits: SizeLimits = SizeLimits()) -> dict:
+    """split_into_video_parts of an annotation file, parsed as a stream."""
+    return parse_annotation_file(source, size_limits,
+                                 lambda records: split_into_video_parts(records, file_index, limits))
 
 
 # Repeated sen_ids are found per range of this many ids: a range's records meet in one
@@ -371,7 +368,7 @@ def read_documents(documents, limits: CaptionLimits = NO_LIMITS) -> list:
     process: what the pipeline's reader makes of them, for tools and tests."""
     parts = {}
     for file_index, document in enumerate(documents):
-        for video_id, part in split_into_video_parts(document, file_index, limits).items():
+        for video_id, part in split_into_video_parts(document_records(document), file_index, limits).items():
             parts.setdefault(video_id, []).append(part)
     records = [(sen_id, part.file_index, position, video_id) for video_id, video_parts in parts.items()
                for part in video_parts for sen_id, position in part.sen_ids]
@@ -382,6 +379,7 @@ def read_documents(documents, limits: CaptionLimits = NO_LIMITS) -> list:
             for video_id, video_parts in sorted(parts.items())]
 
 
-def read_input(input_path: str, limits: CaptionLimits = NO_LIMITS) -> list:
+def read_input(input_path: str, limits: CaptionLimits = NO_LIMITS, size_limits: SizeLimits = SizeLimits()) -> list:
     """read_documents over the annotation files of an input folder or file."""
-    return read_documents((load_annotations(source) for source in find_annotation_files(input_path)), limits)
+    return read_documents((load_annotations(source, size_limits)
+                           for source in find_annotation_files(input_path, size_limits)), limits)

@@ -55,8 +55,13 @@ def sort_key(table: str, step_names: tuple):
                         getattr(row, "reason", None) or getattr(row, "rule", None) or "")
 
 
+# Digits of a file number: every sen_id is a 64-bit integer, so 19 digits hold every file number
+# (0 to 2**63 - 1), and the names sort, as readers of a folder order its files, in sen_id order.
+FILE_NUMBER_DIGITS = 19
+
+
 def table_file_path(output_dir: str, table: str, number: int) -> str:
-    return posixpath.join(output_dir, table, f"part-{number:05d}.parquet")
+    return posixpath.join(output_dir, table, f"part-{number:0{FILE_NUMBER_DIGITS}d}.parquet")
 
 
 def write_table_file(rows: list, table: str, path: str, step_names: tuple = ()) -> int:

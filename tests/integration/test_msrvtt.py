@@ -6,6 +6,7 @@ are the published ones (7,247 captions in 4,190 videos).
 import json
 import random
 import zipfile
+from pathlib import Path
 
 import hunspell
 import pyarrow.parquet as pq
@@ -15,6 +16,7 @@ from pipelines.cli import main
 from pipelines.clean import STEP_NAMES
 from schemas.validation import OutputExpectations, validate_output
 from transforms.spelling import read_mapping, read_word_list
+from transforms.write import table_file_path
 
 pytestmark = pytest.mark.integration
 
@@ -150,11 +152,12 @@ def test_a_corrupted_output_fails_the_suites(paper_output, tmp_path, paper_chara
     import shutil
     corrupt = tmp_path / "corrupt"
     shutil.copytree(paper_output, corrupt)
-    captions = pq.read_table(corrupt / "captions" / "part-00000.parquet")
+    first_file = Path(table_file_path(str(corrupt), "captions", 0))
+    captions = pq.read_table(first_file)
     doubled = captions.slice(0, 1).to_pylist()[0]
     rows = captions.to_pylist()
     rows[1] = {**rows[1], "sen_id": doubled["sen_id"], "caption": rows[1]["caption"] + "  x"}
-    pq.write_table(type(captions).from_pylist(rows, schema=captions.schema), corrupt / "captions" / "part-00000.parquet")
+    pq.write_table(type(captions).from_pylist(rows, schema=captions.schema), first_file)
     figures = stats(paper_output)
     result = validate_output(str(corrupt), OutputExpectations(
         allowed_characters=paper_characters,

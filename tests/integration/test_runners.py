@@ -42,8 +42,9 @@ def test_in_process_multi_process_and_dask_write_the_same_bytes(msrvtt_mixed_sam
         outputs[name] = tmp_path / name
         assert main(["clean", "--input", str(msrvtt_mixed_sample), "--output", str(outputs[name])] + beam_args) == 0
     reference = output_digest(outputs["in_process"])
-    assert {"captions/part-00000.parquet", "removed/part-00000.parquet", "edits/part-00000.parquet",
-            "corrections/part-00000.parquet", "stats.json"} <= set(reference)
+    assert {"captions/part-0000000000000000000.parquet", "removed/part-0000000000000000000.parquet",
+            "edits/part-0000000000000000000.parquet",
+            "corrections/part-0000000000000000000.parquet", "stats.json"} <= set(reference)
     stats = json.loads((outputs["in_process"] / "stats.json").read_text())
     assert set(stats["output"]["captions_by_split"]) == {"train", "validate", "test"}
     assert stats["steps"]["runon"]["captions_changed"] > 0 and stats["steps"]["dedup"]["captions_removed"] > 0

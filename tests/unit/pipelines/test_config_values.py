@@ -13,7 +13,8 @@ from pipelines.config import ConfigError, config_from_dict, load_config
     ({"validation": {"split_video_ranges": {"train": [0]}}}, "split_video_ranges must map each split"),
     ({"steps": "dedup"}, "steps must be a list of strings"),
     ({"dedup": [0.9]}, "section 'dedup' must be a mapping"),
-    ({"input": {"max_file_megabytes": 0}}, "max_file_megabytes must be >= 1"),
+    ({"input": {"max_file_megabytes": 0}}, "input.max_file_megabytes must be >= 1, not 0"),
+    ({"input": {"max_record_kilobytes": -1}}, "input.max_record_kilobytes must be >= 1, not -1"),
 ])
 def test_a_value_of_the_wrong_type_or_range_is_refused_with_its_name(values, message):
     with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace("[", r"\[")):

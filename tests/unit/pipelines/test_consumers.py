@@ -93,3 +93,36 @@ def test_the_run_has_all_three_splits(output):
     assert set(stats["output"]["captions_by_split"]) == {"train", "validate", "test"}
     assert EXPECTED_TYPES == {"video_id": "string", "sen_id": "int64", "split": "string",
                               "category": "int32", "caption": "string"}
+
+
+# sen_ids across the whole int64 range, small and large, so that with one id a file some file
+# numbers have more digits than others.
+WIDE_SEN_IDS = [-7, 0, 3, 20_000, 120_000, 5_000_000_000, 2**63 - 1]
+
+
+def sen_ids_as_read(folder):
+    """The captions' sen_ids, in the order each reader gives them without being asked to sort."""
+    with duckdb.connect() as connection:
+        duckdb_ids = [row[0] for row in connection.sql(
+            f"select sen_id from read_parquet('{folder}/*.parquet')").fetchall()]
+    return {
+        "pandas": pd.read_parquet(folder)["sen_id"].tolist(),
+        "pyarrow": pq.read_table(folder)["sen_id"].to_pylist(),
+        "polars": pl.read_parquet(folder / "*.parquet")["sen_id"].to_list(),
+        "duckdb": duckdb_ids,
+    }
+
+
+def test_files_of_any_int64_ids_read_as_one_table_sorted_by_sen_id(tmp_path, write_annotations):
+    from pipelines.cli import main
+
+    videos = [{"video_id": "video1", "split": "train", "category": 1}]
+    sentences = [{"sen_id": sen_id, "video_id": "video1", "caption": f"a man walks past door {number}"}
+                 for number, sen_id in enumerate(WIDE_SEN_IDS)]
+    folder = write_annotations(tmp_path / "in", videos, sentences)
+    output = tmp_path / "out"
+    assert main(["clean", "--input", str(folder), "--output", str(output), "--steps", "normalize",
+                 "--sen-ids-per-file", "1"]) == 0
+    assert len(list((output / "captions").glob("*.parquet"))) == len(WIDE_SEN_IDS) - 1  # -7 and 0 share file 0
+    for reader, sen_ids in sen_ids_as_read(output / "captions").items():
+        assert sen_ids == WIDE_SEN_IDS, reader

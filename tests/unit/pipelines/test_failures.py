@@ -1,6 +1,7 @@
 """What `capclean clean` does when the user names the wrong folder or the system fails: one line, a
 documented exit code, the partial output removed, the user's files and the earlier output as they were."""
 import errno
+import json
 
 import pytest
 
@@ -97,3 +98,32 @@ def test_an_error_that_is_not_the_systems_keeps_its_traceback():
     with pytest.raises(RuntimeError):
         with worker_errors_as_one_line():
             raise RuntimeError("a bug in a step")
+
+
+@pytest.mark.parametrize("flags, line", [
+    (["--profle", "paper"], "capclean: error: unknown option --profle (did you mean --profile?)"),
+    (["--direct_num_worker=2"], "capclean: error: unknown option --direct_num_worker (did you mean "
+                                "--direct_num_workers?)"),
+    (["--runner=NoSuchRunner"], "capclean: error: --runner NoSuchRunner: Unexpected pipeline runner: NoSuchRunner."),
+])
+def test_a_mistyped_flag_or_runner_is_refused_before_any_work(tmp_path, capsys, tiny_dataset, flags, line):
+    output = tmp_path / "out"
+    assert main(["clean", "--input", str(tiny_dataset(tmp_path / "in")), "--output", str(output), *flags]) == 2
+    (error,) = error_lines(capsys)
+    assert error.startswith(line)
+    assert not output.exists() and sorted(path.name for path in tmp_path.iterdir()) == ["in"]
+
+
+def test_beam_options_of_the_runner_named_are_accepted():
+    pipelines.run.check_beam_flags(["--runner=DaskRunner", "--dask_client_address=tcp://x:8786",
+                                    "--dask_local_workers=3", "--direct_num_workers=2"])
+
+
+def test_an_input_with_no_usable_caption_gives_an_empty_output_and_says_so(tmp_path, capsys, write_annotations):
+    videos = [{"video_id": "video1", "split": "train", "category": 1}]
+    folder = write_annotations(tmp_path / "in", videos, [{"sen_id": 0, "video_id": "video1", "caption": "a" * 6000}])
+    assert main(["clean", "--input", str(folder), "--output", str(tmp_path / "out")]) == 0
+    out = capsys.readouterr().out
+    assert "output: 0 captions ()" in out and "validation passed" in out
+    stats = json.loads((tmp_path / "out" / "stats.json").read_text())
+    assert stats["output"]["captions"] == 0 and stats["steps"]["read"]["captions_removed"] == 1

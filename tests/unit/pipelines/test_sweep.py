@@ -40,3 +40,22 @@ def test_sweep_agrees_with_the_cleaning_at_the_same_point(tmp_path, tiny_dataset
     assert rows[0]["remaining"] == stats["output"]["captions"]
     assert rows[0]["removed"] == stats["steps"]["dedup"]["captions_removed"]
     assert (tmp_path / "sweep" / "sweep.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_sweep_never_writes_into_a_users_folder_and_replaces_its_own_only_when_told(tmp_path, capsys,
+                                                                                         tiny_dataset):
+    source = tiny_dataset(tmp_path / "in")
+    results = tmp_path / "results"
+    results.mkdir()
+    (results / "sweep.csv").write_text("a user's own table")
+    assert main(["sweep", "--input", str(source), "--output", str(results), "--overwrite"]) == 2
+    assert "is a folder capclean did not write" in capsys.readouterr().err
+    assert (results / "sweep.csv").read_text() == "a user's own table"
+    sweep = tmp_path / "sweep"
+    assert main(["sweep", "--input", str(source), "--output", str(sweep), "--grid", "0:0.85"]) == 0
+    assert main(["sweep", "--input", str(source), "--output", str(sweep), "--grid", "0:0.9"]) == 2
+    assert "pass --overwrite to replace it" in capsys.readouterr().err
+    assert main(["sweep", "--input", str(source), "--output", str(sweep), "--grid", "0:0.9", "--overwrite"]) == 0
+    assert json.loads((sweep / "sweep.json").read_text())[0]["s"] == 0.9
+    assert sorted(path.name for path in tmp_path.iterdir() if not path.name.endswith(".lock")) == [
+        "in", "results", "sweep"]

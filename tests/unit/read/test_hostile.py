@@ -75,8 +75,13 @@ def test_duplicate_video_records_in_two_files_that_differ(hostile):
     (b"\x89PNG\r\n\x1a\n\x00\x00binary", "is not valid JSON"),
     (b'[1, 2, 3]', "is not an MSR-VTT annotation file"),
     (b'{"videos": {}, "sentences": []}', "is not an MSR-VTT annotation file"),
-    (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
-    (b'{"videos": [], "sentences": [], "n": ' + b"9" * 5000 + b"}", "is not usable JSON"),
+    (b"[" * 100_000 + b"]" * 100_000, "is not an MSR-VTT annotation file"),
+    (b'{"videos": [], "sentences": [' + b"[" * 100_000 + b"]" * 100_000 + b"]}",
+     "record 0 of 'sentences' is nested more than 32 deep"),
+    (b'{"info": ' + b"[" * 985 + b"]" * 985 + b', "videos": [], "sentences": []}',
+     "the top-level object is nested more than 32 deep"),
+    (b'{"videos": [], "sentences": [], "n": ' + b"9" * 5000 + b"}", "is not valid JSON"),
+    (b'{"videos": [], "sentences": []} {"videos": []}', "is not valid JSON"),
 ])
 def test_unreadable_json_files_are_named(tmp_path, content, message):
     (tmp_path / "bad.json").write_bytes(content)

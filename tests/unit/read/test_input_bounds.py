@@ -4,6 +4,7 @@ import zipfile
 
 import pytest
 
+from transforms.annotation_stream import SizeLimits
 from transforms.read import AnnotationFile, InputError, find_annotation_files, missing_msrvtt_files
 
 
@@ -15,15 +16,15 @@ def test_a_zip_member_over_the_limit_is_refused_by_its_declared_size(tmp_path):
     started = time.monotonic()
     with pytest.raises(InputError, match=r"bomb.zip:train_val_videodatainfo.json is 3 MiB unpacked, more than "
                                          r"the limit of 2 MiB \(input.max_file_megabytes"):
-        find_annotation_files(str(tmp_path), max_megabytes=2)
+        find_annotation_files(str(tmp_path), SizeLimits(max_file_megabytes=2))
     assert time.monotonic() - started < 1.0
-    assert len(find_annotation_files(str(tmp_path), max_megabytes=4)) == 1
+    assert len(find_annotation_files(str(tmp_path), SizeLimits(max_file_megabytes=4))) == 1
 
 
 def test_a_json_file_over_the_limit_is_refused(tmp_path):
     (tmp_path / "big.json").write_bytes(b" " * (2 * 2**20 + 1))
     with pytest.raises(InputError, match="big.json is 2 MiB unpacked"):
-        find_annotation_files(str(tmp_path), max_megabytes=2)
+        find_annotation_files(str(tmp_path), SizeLimits(max_file_megabytes=2))
 
 
 def test_a_device_is_neither_a_file_nor_a_folder():
