@@ -6,7 +6,8 @@ setup(
     version="0.1.0",
     description="Clean crowd-sourced video-caption datasets (MSR-VTT) into validated Parquet with Apache Beam",
     python_requires=">=3.10",
-    packages=["pipelines", "transforms", "transforms.spelling", "schemas", "dictionaries", "dictionaries.paper"],
+    packages=["pipelines", "transforms", "transforms.spelling", "transforms.evaluation",
+              "schemas", "dictionaries", "dictionaries.paper"],
     package_data={
         "pipelines": ["profiles/*.yaml"],
         "transforms": ["*.txt", "runon_model/*"],
