@@ -1,0 +1,1 @@
+"""The evaluation layer: pure functions the evaluation commands share."""
