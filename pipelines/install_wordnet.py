@@ -34,7 +34,7 @@ def default_target() -> Path:
     return Path(sys.prefix) / "nltk_data" / "corpora" / "wordnet"
 
 
-def copy_database(source: Path, target: Path) -> list:
+def copy_database(source: Path, target: Path) -> None:
     """Copy every file of Debian's WordNet folder; a file already the same (size and time) stays.
 
     Sub-folders (bin/, pixmaps/, wnres/) belong to the `wordnet` browser packages, not to the database.
@@ -47,7 +47,6 @@ def copy_database(source: Path, target: Path) -> list:
         copy = target / path.name
         if not (copy.is_file() and filecmp.cmp(path, copy, shallow=True)):
             shutil.copy2(path, copy)  # copy2 keeps the time, so that the next run sees the copy as the same
-    return [path.name for path in files]
 
 
 def lexnames_lines(man_page: Path) -> list:
