@@ -2,6 +2,8 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# Where `make install` puts WordNet for NLTK (transforms/evaluation/lexicon.py's default_wordnet_dir).
+WORDNET := $(VENV)/nltk_data/corpora/wordnet
 INPUT ?= ../shared/data/msrvtt
 OUTPUT ?= out/msrvtt
 PROFILE ?= default
@@ -12,13 +14,16 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: install system-packages run sweep test test-fast bench bench-scale bench-notebook runon-devset runon-train runon-lexicon spelling-train clean
 
-install: system-packages $(VENV)/.installed
+install: system-packages $(VENV)/.installed $(WORDNET)/lexnames
 
-# Debian's Hunspell library headers (to build pyhunspell) and the en_US dictionary.
+# Debian's Hunspell library headers (to build pyhunspell) and the en_US dictionary, and WordNet 3.0's
+# database (wordnet-base) for the evaluation's antonyms. No recommended packages: wordnet-base's
+# would bring the WordNet browser and Tk.
+DEBIAN_PACKAGES := libhunspell-dev hunspell-en-us wordnet-base
 system-packages:
-	@if ! dpkg -s libhunspell-dev hunspell-en-us >/dev/null 2>&1; then \
-		echo "installing Debian packages libhunspell-dev hunspell-en-us"; \
-		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libhunspell-dev hunspell-en-us; \
+	@if ! dpkg -s $(DEBIAN_PACKAGES) >/dev/null 2>&1; then \
+		echo "installing Debian packages $(DEBIAN_PACKAGES)"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends $(DEBIAN_PACKAGES); \
 	fi
 
 $(VENV)/.installed: requirements.txt constraints.txt setup.py
@@ -26,6 +31,12 @@ $(VENV)/.installed: requirements.txt constraints.txt setup.py
 	$(BIN)/pip install -q --disable-pip-version-check -c constraints.txt -r requirements.txt
 	$(BIN)/pip install -q --disable-pip-version-check --no-deps -e .
 	touch $@
+
+# Debian's WordNet copied where NLTK reads it, with the lexnames file NLTK needs (docs/evaluation/lexicon.md).
+# lexnames is written last, so it stands for the whole folder; it goes when the venv goes.
+$(WORDNET)/lexnames: pipelines/install_wordnet.py | system-packages $(VENV)/.installed
+	$(BIN)/python -m pipelines.install_wordnet --source /usr/share/wordnet \
+		--man-page /usr/share/man/man5/lexnames.5WN.gz --target $(WORDNET)
 
 EXPORTS ?= msrvtt-json,coco,hf
 

@@ -32,6 +32,10 @@ setup(
         # transforms/runon_model and transforms/spelling/gate_model.
         "onnxruntime>=1.17",
         "tokenizers>=0.15",
+        # The evaluation's antonyms and inflections (transforms/evaluation/lexicon.py); WordNet itself
+        # comes from Debian's wordnet-base (make install).
+        "nltk>=3.10,<3.11",
+        "lemminflect>=0.2.3",
     ],
     # `pip install .[dask]`: the DaskRunner (pipelines/dask_runner.py) and dask.distributed.
     extras_require={"dask": ["apache-beam[dask]>=2.60"]},

@@ -1,0 +1,136 @@
+"""The words a hard negative puts in place of a caption's word: antonyms, and the form to give them.
+
+Hard negatives (Chen, Doughty, Li, Snoek 2024, "Beyond Coarse-Grained Matching in Video-Text
+Retrieval") change one word of a caption and "prioritize the antonym of word w, followed by the
+antonym of a hypernym or hyponym of the word". `Lexicon` answers both for the parts of speech the
+paper changes, named by spaCy's tags: NOUN, VERB, ADJ and ADV from WordNet, and ADP (prepositions,
+which WordNet lacks) from a list of pairs written for capclean. `inflect_like` then gives the
+replacement the original word's form: plural, past tense, -ing, comparative...
+
+WordNet is read from a folder passed in; `make install` builds `default_wordnet_dir()`.
+"""
+import sys
+import warnings
+from pathlib import Path
+
+from lemminflect import getInflection
+from nltk.corpus.reader.wordnet import WordNetCorpusReader
+
+from dictionaries import resolve
+from transforms.errors import CapcleanError
+
+PREPOSITION_ANTONYMS_FILE = resolve("preposition_antonyms.txt")
+PREPOSITION = "ADP"
+# spaCy's universal tags to WordNet's parts of speech. NLTK's "a" also finds satellite adjectives ("s").
+WORDNET_POS = {"NOUN": "n", "VERB": "v", "ADJ": "a", "ADV": "r"}
+# The Penn tags lemminflect inflects. Any other (IN, RP, DT...) has one form, and lemminflect logs a
+# warning when asked for it.
+INFLECTED_TAGS = frozenset({
+    "NN", "NNS", "NNP", "NNPS",
+    "VB", "VBD", "VBG", "VBN", "VBP", "VBZ",
+    "JJ", "JJR", "JJS",
+    "RB", "RBR", "RBS",
+})
+
+
+class WordNetMissingError(CapcleanError):
+    """No WordNet in the folder given, or one NLTK refuses to read."""
+
+
+def default_wordnet_dir() -> Path:
+    """Where `make install` puts WordNet: in the virtual environment's nltk_data, a folder NLTK trusts."""
+    return Path(sys.prefix) / "nltk_data" / "corpora" / "wordnet"
+
+
+class _WordNet30Reader(WordNetCorpusReader):
+    """NLTK's WordNet reader without the mapping from WordNet 3.0 it builds for multilingual (OMW) data.
+
+    capclean passes no OMW reader, and the data is WordNet 3.0 itself, so the mapping is never used;
+    yet NLTK 3.10 builds it on opening, from index.sense (which Debian's wordnet-base does not ship)
+    found through a global nltk.data lookup, in about 7 seconds.
+    """
+
+    def map_wn(self, version="wordnet"):
+        return None
+
+
+def open_wordnet(folder: Path) -> WordNetCorpusReader:
+    folder = Path(folder)
+    # lexnames is written last by pipelines/install_wordnet.py: without it the folder is incomplete.
+    if not (folder / "lexnames").is_file():
+        raise WordNetMissingError(f"WordNet not found in {folder}: run make install")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # "multilingual functions are not available": intended
+            return _WordNet30Reader(str(folder), omw_reader=None)
+    except PermissionError:
+        # NLTK 3.10 reads corpora only from inside its data folders (nltk.data.path), links resolved.
+        raise WordNetMissingError(
+            f"NLTK will not read WordNet from {folder}, outside its data folders: run make install") from None
+
+
+def read_preposition_antonyms(path: Path = PREPOSITION_ANTONYMS_FILE) -> dict:
+    """Each preposition of the file's pairs and its antonyms (sorted): {"on": ("off",), "off": ("on",), ...}."""
+    antonyms = {}
+    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        words = line.split()
+        if len(words) != 2:
+            raise CapcleanError(f"{path} line {number}: expected two prepositions, found {line!r}")
+        first, second = words
+        antonyms.setdefault(first, set()).add(second)
+        antonyms.setdefault(second, set()).add(first)
+    return {word: tuple(sorted(others)) for word, others in sorted(antonyms.items())}
+
+
+class Lexicon:
+    """Antonyms of a lemma with a spaCy part of speech, as sorted lists (empty for other parts of speech)."""
+
+    def __init__(self, wordnet: WordNetCorpusReader, preposition_antonyms: dict):
+        self._wordnet = wordnet
+        self._preposition_antonyms = preposition_antonyms
+
+    def antonyms(self, lemma: str, pos: str) -> list:
+        """The paper's first choice: WordNet's antonyms of the lemma in any of its senses."""
+        if pos == PREPOSITION:
+            return list(self._preposition_antonyms.get(lemma.lower(), ()))
+        if pos not in WORDNET_POS:
+            return []
+        senses = self._wordnet.lemmas(lemma, WORDNET_POS[pos])
+        return _single_words([antonym for sense in senses for antonym in sense.antonyms()], lemma)
+
+    def related_antonyms(self, lemma: str, pos: str) -> list:
+        """The paper's second choice: antonyms of the hypernyms and hyponyms of the lemma's synsets.
+
+        Only nouns and verbs have hypernyms and hyponyms in WordNet, so other parts of speech get none.
+        """
+        if pos not in WORDNET_POS:
+            return []
+        related = [other for synset in self._wordnet.synsets(lemma, WORDNET_POS[pos])
+                   for other in synset.hypernyms() + synset.hyponyms()]
+        return _single_words(
+            [antonym for synset in related for sense in synset.lemmas() for antonym in sense.antonyms()], lemma)
+
+
+def open_lexicon(wordnet_dir: Path, prepositions_file: Path = PREPOSITION_ANTONYMS_FILE) -> Lexicon:
+    return Lexicon(open_wordnet(wordnet_dir), read_preposition_antonyms(prepositions_file))
+
+
+def _single_words(wordnet_lemmas: list, original: str) -> list:
+    # A hard negative changes one word into one word: multi-word lemmas ("stand_still") cannot be used,
+    # nor the original word itself, which an antonym of a hyponym can be.
+    names = {lemma.name() for lemma in wordnet_lemmas}
+    return sorted(name for name in names if "_" not in name and name.lower() != original.lower())
+
+
+def inflect_like(replacement_lemma: str, original_tag: str) -> str:
+    """The replacement in the form of the original word's Penn tag: ("woman", "NNS") -> "women".
+
+    lemminflect may give several spellings ("be", "VBD" -> was, were); the first is taken, so the
+    answer is always the same. A tag with no inflection (IN) or a form lemminflect lacks gives the lemma.
+    """
+    if original_tag not in INFLECTED_TAGS:
+        return replacement_lemma
+    forms = getInflection(replacement_lemma, tag=original_tag)
+    return forms[0] if forms else replacement_lemma
