@@ -1,0 +1,121 @@
+"""Hard negatives of hand-tagged captions, with a stand-in lexicon: priority of the sources, K, the
+vocabulary fallback, no false negatives, exactly the stated tokens changed, the same bytes per seed."""
+from dataclasses import replace
+
+from transforms.evaluation.hardneg import HardnegSettings, build_vocabulary, same_text, video_negatives
+from transforms.evaluation.pos import TaggedCaption
+
+
+def tagged(sen_id, words, video_id="video1"):
+    """A caption from (token, universal pos, penn tag, lemma) tuples, one space between tokens."""
+    tokens, pos, tags, lemmas = zip(*words)
+    return TaggedCaption(sen_id, video_id, "test", " ".join(tokens), tokens, pos, tags, lemmas,
+                         tuple([True] * (len(tokens) - 1) + [False]))
+
+
+MAN_OPENING_DOOR = [("a", "DET", "DT", "a"), ("man", "NOUN", "NN", "man"), ("is", "AUX", "VBZ", "be"),
+                    ("opening", "VERB", "VBG", "open"), ("a", "DET", "DT", "a"), ("door", "NOUN", "NN", "door")]
+
+
+class StandInLexicon:
+    ANTONYMS = {("open", "VERB"): ["close", "shut"], ("man", "NOUN"): ["woman"]}
+    RELATED = {("man", "NOUN"): ["child", "girl"], ("door", "NOUN"): ["window"]}
+
+    def antonyms(self, lemma, pos):
+        return self.ANTONYMS.get((lemma, pos), [])
+
+    def related_antonyms(self, lemma, pos):
+        return self.RELATED.get((lemma, pos), [])
+
+
+VOCABULARY = {"NOUN": ("cat", "car", "dog", "door", "man", "tree"), "VERB": ("jump", "open", "sing", "walk")}
+WORDS_ONLY = HardnegSettings(k=20, parts=("noun", "verb"), vocabulary_fallback=())
+
+
+def negatives(captions, settings=WORDS_ONLY, vocabulary=VOCABULARY):
+    return video_negatives(captions, StandInLexicon(), vocabulary, settings)
+
+
+def test_antonyms_come_first_then_antonyms_of_related_words_inflected_like_the_original():
+    found = negatives([tagged(7, MAN_OPENING_DOOR)])
+    verbs = [n for n in found if n.part == "verb"]
+    assert sorted(n.text for n in verbs) == ["a man is closing a door", "a man is shutting a door"]
+    assert {n.source for n in verbs} == {"antonym"}
+    nouns = [(n.text, n.source) for n in found if n.part == "noun"]
+    assert nouns[0] == ("a woman is opening a door", "antonym")
+    assert sorted(nouns[1:]) == [("a child is opening a door", "related_antonym"),
+                                 ("a girl is opening a door", "related_antonym"),
+                                 ("a man is opening a window", "related_antonym")]
+    assert [n.k for n in found if n.part == "noun"] == [0, 1, 2, 3]
+    assert found[0].negative_id == f"7-{found[0].part}-word-0"
+
+
+def test_each_negative_changes_exactly_its_stated_tokens():
+    caption = tagged(7, MAN_OPENING_DOOR)
+    settings = replace(WORDS_ONLY, vocabulary_fallback=("noun", "verb"), levels=("word", "phrase"))
+    for negative in negatives([caption], settings):
+        changed = [i for i, (a, b) in enumerate(zip(caption.tokens, negative.text.split(" "))) if a != b]
+        assert tuple(changed) == negative.positions, negative
+        assert negative.originals == tuple(caption.tokens[i] for i in changed)
+        assert negative.replacements == tuple(negative.text.split(" ")[i] for i in changed)
+        assert len(negative.text.split(" ")) == len(caption.tokens)
+
+
+def test_a_negative_never_reads_as_a_caption_of_the_same_video():
+    video = [tagged(7, MAN_OPENING_DOOR),
+             tagged(8, [("A", "DET", "DT", "a"), ("man", "NOUN", "NN", "man"), ("is", "AUX", "VBZ", "be"),
+                        ("closing", "VERB", "VBG", "close"), ("a", "DET", "DT", "a"), ("door", "NOUN", "NN", "door")])]
+    texts = {same_text(n.text) for n in negatives(video) if n.sen_id == 7}
+    assert "a man is shutting a door" in texts
+    assert "a man is closing a door" not in texts  # caption 8, in other case: a false negative
+
+
+def test_k_bounds_the_negatives_and_the_vocabulary_fills_up_to_it_only_where_allowed():
+    caption = tagged(7, MAN_OPENING_DOOR)
+    settings = HardnegSettings(k=3, parts=("noun", "verb"), vocabulary_fallback=("verb",))
+    found = negatives([caption], settings)
+    assert sum(n.part == "noun" for n in found) == 3  # four lexical nouns, K = 3
+    assert {n.source for n in found if n.part == "noun"} <= {"antonym", "related_antonym"}
+    verbs = [n for n in found if n.part == "verb"]
+    assert len(verbs) == 3 and [n.source for n in verbs] == ["antonym", "antonym", "vocabulary"]
+    assert verbs[2].replacements[0] in {"jumping", "singing", "walking"}
+    without_fallback = negatives([caption], replace(settings, vocabulary_fallback=()))
+    assert sum(n.part == "verb" for n in without_fallback) == 2
+
+
+def test_the_same_seed_gives_the_same_negatives_in_any_order_and_another_seed_other_draws():
+    captions = [tagged(sen_id, MAN_OPENING_DOOR) for sen_id in range(5)]
+    settings = HardnegSettings(k=6, parts=("noun", "verb"))
+    first = negatives(captions, settings)
+    by_id = lambda found: sorted(found, key=lambda n: n.negative_id)  # noqa: E731
+    assert by_id(negatives(list(reversed(captions)), settings)) == by_id(first)
+    assert negatives(captions, settings) == first
+    other = negatives(captions, replace(settings, seed=1))
+    assert [n.text for n in other] != [n.text for n in first]
+
+
+def test_phrase_negatives_change_a_word_of_the_part_and_the_next_content_word():
+    caption = tagged(7, MAN_OPENING_DOOR)
+    settings = HardnegSettings(k=20, parts=("verb",), levels=("phrase",), vocabulary_fallback=())
+    found = negatives([caption], settings)
+    # "opening" (3) and "a" (4, a determiner) do not make a phrase; nothing else is a verb.
+    assert found == []
+    noun_phrase = HardnegSettings(k=20, parts=("noun",), levels=("phrase",), vocabulary_fallback=("noun",))
+    caption = tagged(9, [("man", "NOUN", "NN", "man"), ("opening", "VERB", "VBG", "open"),
+                         ("door", "NOUN", "NN", "door")])
+    found = negatives([caption], noun_phrase)
+    assert found and all(n.positions == (0, 1) for n in found)
+    # Both words' antonyms first (man/woman with open/close and open/shut), in a seeded order.
+    assert {n.text for n in found[:2]} == {"woman closing door", "woman shutting door"}
+    assert [n.source for n in found[:2]] == ["antonym", "antonym"]
+    # Then a related antonym of "man" (child, girl) with an antonym of "opening": the pair's source
+    # is its weaker word's; then random words of the vocabulary.
+    assert [n.source for n in found[2:6]] == ["related_antonym"] * 4
+    assert all(n.source == "vocabulary" for n in found[6:]) and len(found) > 6
+
+
+def test_the_vocabulary_keeps_words_seen_often_enough_with_their_part_of_speech():
+    captions = [tagged(i, MAN_OPENING_DOOR) for i in range(3)] + [tagged(9, [("dor", "NOUN", "NN", "dor")])]
+    vocabulary = build_vocabulary(captions, min_count=3)
+    assert vocabulary["NOUN"] == ("door", "man") and vocabulary["VERB"] == ("open",)
+    assert "dor" not in vocabulary["NOUN"]
