@@ -65,15 +65,24 @@ class Negative:
     source: str
 
 
-def build_vocabulary(tagged_captions, min_count: int) -> dict:
+def vocabulary_counts(tagged_captions) -> Counter:
+    """(universal part-of-speech tag, lemma) -> how often the captions use it, alphabetic words only."""
+    return Counter((pos, lemma) for caption in tagged_captions
+                   for token, pos, lemma in zip(caption.tokens, caption.pos, caption.lemmas) if token.isalpha())
+
+
+def vocabulary_from_counts(counts, min_count: int) -> dict:
     """Universal part-of-speech tag -> sorted lemmas seen with it at least `min_count` times."""
-    counts = Counter((pos, lemma) for caption in tagged_captions
-                     for token, pos, lemma in zip(caption.tokens, caption.pos, caption.lemmas) if token.isalpha())
     vocabulary = {}
     for (pos, lemma), count in counts.items():
         if count >= min_count:
             vocabulary.setdefault(pos, []).append(lemma)
     return {pos: tuple(sorted(lemmas)) for pos, lemmas in vocabulary.items()}
+
+
+def build_vocabulary(tagged_captions, min_count: int) -> dict:
+    """The dataset vocabulary the fallback draws from: vocabulary_from_counts of these captions."""
+    return vocabulary_from_counts(vocabulary_counts(tagged_captions), min_count)
 
 
 def same_text(text: str) -> str:

