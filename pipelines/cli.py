@@ -61,6 +61,16 @@ def build_parser() -> argparse.ArgumentParser:
     vocab.add_argument("--output", required=True, metavar="FILE", help="the TSV table to write")
     vocab.add_argument("--profile", default="default", choices=["default", "paper"],
                        help="whose vocabulary and ranking options to use (default: %(default)s)")
+    add_hardneg_arguments(commands.add_parser(
+        "hardneg", formatter_class=formatter, epilog=BEAM_HELP,
+        help="hard negatives of a split's captions: one word (or two) changed per part of speech"))
+    posrank = commands.add_parser("posrank", help="PoSRank of a model's scores on the hard negatives of "
+                                  "`capclean hardneg`")
+    posrank.add_argument("--negatives", required=True, metavar="DIR", help="the output folder of capclean hardneg "
+                         "(or its hardneg/ folder)")
+    posrank.add_argument("--scores", required=True, metavar="FILE",
+                         help="the model's scores: Parquet or CSV with columns video_id, text_id, score")
+    posrank.add_argument("--json", metavar="FILE", help="also write the figures to this JSON file")
     export = commands.add_parser("export", help="write a run's captions in other formats")
     export.add_argument("run", help="output folder of a run")
     export.add_argument("--formats", default=",".join(EXPORT_NAMES), metavar="LIST",
@@ -100,6 +110,57 @@ def add_input_arguments(command, output_help):
                                "corpus-ranked correction (README)")
     spelling.add_argument("--vocabulary", metavar="LIST", help="comma-separated Hunspell .dic files of extra words "
                           "(relative paths are under dictionaries/)")
+
+
+def add_hardneg_arguments(hardneg):
+    from transforms.evaluation.pos import PARTS_OF_SPEECH
+
+    parts = ",".join(PARTS_OF_SPEECH)
+    io = hardneg.add_argument_group("input and output")
+    io.add_argument("--input", required=True, metavar="PATH", help="a capclean output folder (its captions/), or "
+                    "raw MSR-VTT-format annotations (a folder or one file)")
+    io.add_argument("--output", required=True, metavar="DIR", help="folder for pos/, hardneg/ and stats.json: a new "
+                    "or empty one, or (with --overwrite) an earlier capclean output")
+    io.add_argument("--overwrite", action="store_true", help="replace the earlier capclean output at --output")
+    which = hardneg.add_argument_group("captions")
+    which.add_argument("--split", default="test", help="the split whose captions get negatives (default: test; "
+                       "'all' for every split)")
+    which.add_argument("--videos", metavar="FILE", help="only these videos: a CSV with a video_id column (as "
+                       "retrieval_splits/MSRVTT_JSFUSION_test.csv, the 1k-A test split) or one id a line")
+    which.add_argument("--captions", choices=["all", "one"], default="all",
+                       help="every caption of a video, or the one with the smallest sen_id (default: all)")
+    method = hardneg.add_argument_group("negatives")
+    method.add_argument("--k", type=int, default=20, help="negatives per caption, part of speech and level "
+                        "(default: 20)")
+    method.add_argument("--parts", default=parts, metavar="LIST", help=f"parts of speech (default: {parts})")
+    method.add_argument("--levels", default="word", metavar="LIST", help="word (one word changed) and/or phrase "
+                        "(two consecutive words) (default: word)")
+    method.add_argument("--vocabulary-fallback", default=parts, metavar="LIST", help="parts whose negatives may be "
+                        "random words of the captions' vocabulary when antonyms run out, or 'none' (default: all)")
+    method.add_argument("--seed", type=int, default=0, help="seed of the random draws (default: 0)")
+
+
+def hardneg_settings(args):
+    from transforms.evaluation.hardneg import LEVELS, HardnegSettings
+    from transforms.evaluation.pos import PARTS_OF_SPEECH
+
+    def names(flag, value, known):
+        chosen = () if value == "none" else _comma_list(value) or ()
+        unknown = [name for name in chosen if name not in known]
+        if unknown:
+            raise ConfigError(f"--{flag}: unknown {', '.join(unknown)}; choose from {', '.join(known)}")
+        return chosen
+
+    if args.k < 1:
+        raise ConfigError(f"--k must be at least 1, not {args.k}")
+    settings = HardnegSettings(k=args.k, parts=names("parts", args.parts, tuple(PARTS_OF_SPEECH)),
+                               levels=names("levels", args.levels, LEVELS),
+                               vocabulary_fallback=names("vocabulary-fallback", args.vocabulary_fallback,
+                                                         tuple(PARTS_OF_SPEECH)),
+                               seed=args.seed)
+    if not settings.parts or not settings.levels:
+        raise ConfigError("--parts and --levels must each name at least one")
+    return settings
 
 
 def add_step_arguments(clean):
@@ -160,7 +221,7 @@ def main(argv=None) -> int:
     args, beam_args = parser.parse_known_args(argv)
     beam_args = join_flag_values(beam_args)
     unknown = [arg for arg in beam_args if not arg.startswith("--")]
-    if unknown or (beam_args and args.command in ("report", "export", "vocab")):
+    if unknown or (beam_args and args.command in ("report", "export", "vocab", "posrank")):
         print(f"capclean: unexpected arguments: {' '.join(beam_args)}", file=sys.stderr)
         return EXIT_USAGE
     try:
@@ -170,6 +231,11 @@ def main(argv=None) -> int:
             return export_command(args)
         if args.command == "vocab":
             return vocab_command(args)
+        if args.command == "posrank":
+            from pipelines.posrank import posrank_command
+            return posrank_command(args.negatives, args.scores, args.json)
+        if args.command == "hardneg":
+            return hardneg_command(args, hardneg_settings(args), beam_args, own_flags(parser))
         config = config_from_arguments(args)
         if args.command == "sweep":
             return sweep_command(args, config, beam_args, own_flags(parser))
@@ -331,6 +397,42 @@ def sweep_command(args, config, beam_args, capclean_flags=()) -> int:
     for row in rows:
         print(f"  {row['e']:>3} {row['s']:>5.2f} {row['remaining']:>10} {row['removed']:>8} {row['videos_touched']:>7}")
     print(f"  table: {output / 'sweep.csv'}, plot: {output / 'sweep.png'}")
+    return 0
+
+
+def hardneg_command(args, settings, beam_args, capclean_flags=()) -> int:
+    output = Path(args.output)
+    check_target(output, [args.input], args.overwrite)
+    from pipelines.hardneg import (CaptionSelection, build_hardneg, format_figures, hardneg_figures, read_captions,
+                                   read_video_ids, select_captions, write_empty_tables, write_figures)
+    from pipelines.run import check_beam_flags, make_pipeline, run_and_wait, runner_resources
+    from transforms.evaluation.lexicon import default_wordnet_dir, open_wordnet
+
+    check_beam_flags(beam_args, capclean_flags)
+    open_wordnet(default_wordnet_dir())  # a missing WordNet is one line now, not a worker's traceback later
+    selection = CaptionSelection(split=None if args.split == "all" else args.split,
+                                 video_ids=read_video_ids(args.videos) if args.videos else None,
+                                 one_per_video=args.captions == "one")
+    videos = select_captions(read_captions(args.input), selection)
+    if not videos:
+        raise CapcleanError(f"no caption of {args.input} is in split {args.split}"
+                            + (f" and in --videos {args.videos}" if args.videos else ""))
+    output = output.resolve()
+    started = time.monotonic()
+    log.info("hard negatives of %d captions of %d videos into %s", sum(map(len, videos.values())), len(videos),
+             output)
+    with staging_for(output) as staging:
+        with worker_errors_as_one_line(), runner_resources(beam_args) as runner_args:
+            pipeline = make_pipeline(runner_args)
+            build_hardneg(pipeline, videos, str(staging), settings, str(default_wordnet_dir()))
+            run_and_wait(pipeline)
+        write_empty_tables(str(staging))
+        figures = hardneg_figures(str(staging), settings)
+        write_figures(str(staging), figures)
+        write_marker(staging, {"command": "hardneg"})
+        put_in_place(staging, output, [args.input])
+    print(f"capclean hardneg: done in {time.monotonic() - started:.1f} s; output in {output}")
+    print(format_figures(figures))
     return 0
 
 

@@ -1,0 +1,92 @@
+"""`capclean hardneg` end to end on a small input, then `capclean posrank` on its negatives."""
+import csv
+import json
+
+import pyarrow.parquet as pq
+import pytest
+
+from pipelines.cli import main
+
+VIDEOS = [{"video_id": f"video{n}", "split": split, "category": 1}
+          for n, split in ((1, "test"), (2, "test"), (3, "train"))]
+CAPTIONS = [(0, 1, "a man is opening a door"), (1, 1, "a man is closing a door"),
+            (2, 1, "a young woman quickly runs in the big park"), (3, 2, "a girl is singing on a stage"),
+            (4, 2, "two dogs play with a red ball on the grass"), (5, 3, "a boy rides a bike down a hill")]
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory, write_annotations):
+    folder = tmp_path_factory.mktemp("hardneg") / "in"
+    return write_annotations(folder, VIDEOS, [{"sen_id": s, "video_id": f"video{v}", "caption": c}
+                                              for s, v, c in CAPTIONS])
+
+
+@pytest.fixture(scope="module")
+def output(source, tmp_path_factory):
+    out = tmp_path_factory.mktemp("hardneg-out") / "out"
+    assert main(["hardneg", "--input", str(source), "--output", str(out), "--levels", "word,phrase", "--k", "5"]) == 0
+    return out
+
+
+def rows(output, table):
+    return pq.read_table(output / table).to_pylist()
+
+
+def test_the_test_split_is_tagged_once_and_every_negative_is_a_real_one(output):
+    pos = rows(output, "pos")
+    assert [row["sen_id"] for row in pos] == [0, 1, 2, 3, 4]  # video3 is train
+    captions = {sen_id: caption for sen_id, _, caption in CAPTIONS}
+    video_texts = {1: {captions[0], captions[1], captions[2]}, 2: {captions[3], captions[4]}}
+    negatives = rows(output, "hardneg")
+    assert negatives and {row["level"] for row in negatives} == {"word", "phrase"}
+    for row in negatives:
+        assert row["text"] not in video_texts[int(row["video_id"][5:])]
+        tokens, original = row["text"].split(" "), captions[row["sen_id"]].split(" ")
+        assert [i for i, (a, b) in enumerate(zip(tokens, original)) if a != b] == row["positions"]
+        assert row["k"] < 5
+    stats = json.loads((output / "stats.json").read_text())
+    assert stats["captions"] == 5 and stats["part_of_speech_shares"]["noun"] == 1.0
+
+
+def test_the_same_seed_gives_the_same_bytes_and_output_safety_holds(source, output, tmp_path, capsys):
+    again = tmp_path / "again"
+    assert main(["hardneg", "--input", str(source), "--output", str(again), "--levels", "word,phrase", "--k", "5",
+                 "--direct_num_workers=2", "--direct_running_mode=multi_processing"]) == 0
+    for table in ("pos", "hardneg"):
+        assert sorted(p.read_bytes() for p in (again / table).glob("*.parquet")) == \
+            sorted(p.read_bytes() for p in (output / table).glob("*.parquet"))
+    assert main(["hardneg", "--input", str(source), "--output", str(again)]) == 2
+    assert "pass --overwrite" in capsys.readouterr().err
+
+
+def test_a_list_of_videos_and_one_caption_per_video(source, tmp_path):
+    videos = tmp_path / "split.csv"
+    with open(videos, "w", newline="") as handle:
+        csv.writer(handle).writerows([["key", "video_id"], ["ret0", "video2"]])
+    out = tmp_path / "out"
+    assert main(["hardneg", "--input", str(source), "--output", str(out), "--videos", str(videos),
+                 "--captions", "one", "--parts", "noun"]) == 0
+    assert [row["sen_id"] for row in rows(out, "pos")] == [3]
+    assert {row["part"] for row in rows(out, "hardneg")} == {"noun"}
+
+
+def test_an_unknown_part_of_speech_is_one_line(source, tmp_path, capsys):
+    assert main(["hardneg", "--input", str(source), "--output", str(tmp_path / "o"), "--parts", "nouns"]) == 2
+    assert capsys.readouterr().err.strip().endswith("--parts: unknown nouns; choose from noun, verb, adjective, "
+                                                    "adverb, preposition")
+
+
+def test_posrank_of_perfect_and_of_missing_scores(output, tmp_path, capsys):
+    negatives = rows(output, "hardneg")
+    scores = [(row["video_id"], row["negative_id"], 0.0) for row in negatives]
+    scores += [(f"video{v}", str(s), 1.0) for s, v, _ in CAPTIONS if v != 3]
+    path = tmp_path / "scores.csv"
+    with open(path, "w", newline="") as handle:
+        csv.writer(handle).writerows([("video_id", "text_id", "score")] + scores)
+    assert main(["posrank", "--negatives", str(output), "--scores", str(path), "--json", str(tmp_path / "p.json")]) == 0
+    figures = json.loads((tmp_path / "p.json").read_text())
+    assert figures["word"]["mean"]["posrank"] == 1.0
+    with open(path, "w", newline="") as handle:
+        csv.writer(handle).writerows([("video_id", "text_id", "score")] + scores[1:])
+    assert main(["posrank", "--negatives", str(output), "--scores", str(path)]) == 2
+    assert "scores miss 1 of" in capsys.readouterr().err
