@@ -31,8 +31,12 @@ class NegativesFolderError(CapcleanError):
 
 # ---------------------------------------------------------------- the command
 
-def posrank_command(hardneg_dir: str, scores_path: str, to_json: str | None = None) -> int:
-    """Print the PoSRank table of the scores on the negatives; with `to_json`, also write the figures there."""
+def posrank_command(hardneg_dir: str, scores_path: str, to_json: str | None = None,
+                    report_to: str | None = None) -> int:
+    """Print the PoSRank table of the scores on the negatives; with `to_json`, also write the figures there;
+    with `report_to`, write there the hard-negative report with a PoSRank section (pipelines/hardneg_report.py)."""
+    # Checked before scoring, so a folder without stats.json is refused before the long part.
+    output_dir = hardneg_output_folder(hardneg_dir) if report_to else None
     result = posrank_by_part(read_negatives(hardneg_dir), read_scores(scores_path))
     print(format_posrank(result))
     if to_json:
@@ -40,7 +44,23 @@ def posrank_command(hardneg_dir: str, scores_path: str, to_json: str | None = No
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(posrank_figures(result), indent=2) + "\n", encoding="utf-8")
         print(f"capclean: figures written to {path}")
+    if report_to:
+        from pipelines.hardneg_report import write_hardneg_report
+
+        path = write_hardneg_report(output_dir, posrank_figures(result), report_to)
+        print(f"capclean: report written to {path}")
     return 0
+
+
+def hardneg_output_folder(folder: str) -> Path:
+    """The output folder of `capclean hardneg` (with stats.json) that `--negatives` names, or whose hardneg/
+    it names."""
+    folder = Path(folder)
+    for candidate in (folder, folder.parent):
+        if (candidate / "stats.json").is_file() and (candidate / "hardneg").is_dir():
+            return candidate
+    raise NegativesFolderError(f"{folder} is not in an output folder of capclean hardneg (no stats.json beside "
+                               "hardneg/): the report needs one")
 
 
 # ---------------------------------------------------------------- the negatives
