@@ -71,6 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
     posrank.add_argument("--scores", required=True, metavar="FILE",
                          help="the model's scores: Parquet or CSV with columns video_id, text_id, score")
     posrank.add_argument("--json", metavar="FILE", help="also write the figures to this JSON file")
+    posrank.add_argument("--report", metavar="FILE", help="also write the hard-negative report with this model's "
+                         "PoSRank to this HTML file")
     export = commands.add_parser("export", help="write a run's captions in other formats")
     export.add_argument("run", help="output folder of a run")
     export.add_argument("--formats", default=",".join(EXPORT_NAMES), metavar="LIST",
@@ -233,7 +235,7 @@ def main(argv=None) -> int:
             return vocab_command(args)
         if args.command == "posrank":
             from pipelines.posrank import posrank_command
-            return posrank_command(args.negatives, args.scores, args.json)
+            return posrank_command(args.negatives, args.scores, args.json, args.report)
         if args.command == "hardneg":
             return hardneg_command(args, hardneg_settings(args), beam_args, own_flags(parser))
         config = config_from_arguments(args)
@@ -429,10 +431,13 @@ def hardneg_command(args, settings, beam_args, capclean_flags=()) -> int:
         write_empty_tables(str(staging))
         figures = hardneg_figures(str(staging), settings)
         write_figures(str(staging), figures)
+        from pipelines.hardneg_report import write_hardneg_report
+        write_hardneg_report(str(staging))  # it names no folder, so it can be written before the swap
         write_marker(staging, {"command": "hardneg"})
         put_in_place(staging, output, [args.input])
     print(f"capclean hardneg: done in {time.monotonic() - started:.1f} s; output in {output}")
     print(format_figures(figures))
+    print(f"  report: {output / 'report.html'}")
     return 0
 
 
