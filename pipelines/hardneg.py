@@ -10,7 +10,7 @@ to use it and what it gives on MSR-VTT.
 import csv
 import json
 from collections import Counter
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, astuple, dataclass
 from pathlib import Path
 from typing import Optional
 
@@ -26,8 +26,9 @@ from transforms.evaluation.lexicon import open_lexicon
 from transforms.evaluation.pos import PARTS_OF_SPEECH, load_tagger, mean_words, part_of_speech_shares, tag_captions
 from transforms.write import table_file_path
 
-# Captions per Parquet file, by sen_id range, as the cleaning's tables.
-SEN_IDS_PER_FILE = 50_000
+# sen_ids per Parquet file: pos/ as the cleaning's tables; hardneg/ has a hundred rows a
+# caption, and a file's rows meet in one worker's memory, so its ranges are smaller.
+SEN_IDS_PER_FILE = {"pos": 50_000, "hardneg": 1_000}
 # The paper's negatives per part of speech (Chen et al. 2024, Table 1), printed beside capclean's.
 PAPER_NEGATIVES = {"noun": 418_130, "verb": 367_560, "adjective": 135_870, "adverb": 17_090, "preposition": 8_510}
 
@@ -96,7 +97,7 @@ class TagVideoFn(beam.DoFn):
 
 
 class NegativesFn(beam.DoFn):
-    """(video_id, [TaggedCaption]) -> its Negatives; WordNet is opened once per worker."""
+    """(video_id, [TaggedCaption]) -> (file number, rows) of its Negatives; WordNet is opened once per worker."""
 
     def __init__(self, wordnet_dir: str, settings: HardnegSettings):
         self._wordnet_dir = wordnet_dir
@@ -107,24 +108,36 @@ class NegativesFn(beam.DoFn):
 
     def process(self, video, vocabulary):
         _, tagged = video
-        yield from video_negatives(tagged, self._lexicon, vocabulary, self._settings)
+        yield from rows_by_file(video_negatives(tagged, self._lexicon, vocabulary, self._settings), "hardneg")
 
 
-def file_number(row) -> int:
-    return max(row["sen_id"], 0) // SEN_IDS_PER_FILE
+def rows_by_file(records, table: str) -> list:
+    """(file number, rows) for the records (TaggedCaptions or Negatives) of one video.
+
+    A row is a tuple in the schema's column order: a video's hundreds of negatives cross the
+    runner as one element per file, without each row repeating its column names.
+    """
+    files = {}
+    for record in records:
+        row = astuple(record)
+        files.setdefault(max(record.sen_id, 0) // SEN_IDS_PER_FILE[table], []).append(row)
+    return list(files.items())
 
 
 def write_rows(keyed_rows, output_dir: str, table: str, schema: pa.Schema, sort_key) -> None:
     """One Parquet file per sen_id range, rows sorted, so the same rows give the same bytes."""
-    number, rows = keyed_rows
-    rows = sorted(rows, key=sort_key)
+    number, row_groups = keyed_rows
+    rows = sorted((row for group in row_groups for row in group), key=sort_key)
+    columns = {name: [row[index] for row in rows] for index, name in enumerate(schema.names)}
     path = table_file_path(output_dir, table, number)
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    pq.write_table(pa.Table.from_pylist(rows, schema=schema), path, compression="zstd")
+    pq.write_table(pa.Table.from_pydict(columns, schema=schema), path, compression="zstd")
 
 
 def negative_order(row) -> tuple:
-    return row["sen_id"], list(PARTS_OF_SPEECH).index(row["part"]), LEVELS.index(row["level"]), row["k"]
+    """sen_id, then part of speech, level and k, by the positions of those columns in HARDNEG."""
+    sen_id, part, level, k = (row[HARDNEG.names.index(name)] for name in ("sen_id", "part", "level", "k"))
+    return sen_id, list(PARTS_OF_SPEECH).index(part), LEVELS.index(level), k
 
 
 def build_hardneg(pipeline, videos: dict, output_dir: str, settings: HardnegSettings, wordnet_dir: str) -> None:
@@ -137,14 +150,11 @@ def build_hardneg(pipeline, videos: dict, output_dir: str, settings: HardnegSett
                   | "AddCounts" >> beam.CombineGlobally(lambda counts: sum(counts, Counter()))
                   | "Vocabulary" >> beam.Map(vocabulary_from_counts, settings.min_vocabulary_count))
     (tagged
-     | "PosRows" >> beam.FlatMap(lambda video: [asdict(caption) for caption in video[1]])
-     | "KeyPosRows" >> beam.Map(lambda row: (file_number(row), row))
+     | "PosRows" >> beam.FlatMap(lambda video: rows_by_file(video[1], "pos"))
      | "GroupPosRows" >> beam.GroupByKey()
-     | "WritePos" >> beam.Map(write_rows, output_dir, "pos", POS, lambda row: row["sen_id"]))
+     | "WritePos" >> beam.Map(write_rows, output_dir, "pos", POS, lambda row: row[0]))
     (tagged
      | "Negatives" >> beam.ParDo(NegativesFn(wordnet_dir, settings), beam.pvalue.AsSingleton(vocabulary))
-     | "NegativeRows" >> beam.Map(asdict)
-     | "KeyNegativeRows" >> beam.Map(lambda row: (file_number(row), row))
      | "GroupNegativeRows" >> beam.GroupByKey()
      | "WriteNegatives" >> beam.Map(write_rows, output_dir, "hardneg", HARDNEG, negative_order))
 

@@ -63,7 +63,7 @@ def check_beam_flags(beam_args, own_flags=()) -> None:
         flags = [f"--{name}" for name in unknown]
         nearest = difflib.get_close_matches(flags[0], list(own_flags) + [f"--{name}" for name in known], n=1)
         hint = f" (did you mean {nearest[0]}?)" if nearest else ""
-        raise CapcleanError(f"unknown option {', '.join(flags)}{hint}; capclean clean --help lists capclean's, "
+        raise CapcleanError(f"unknown option {', '.join(flags)}{hint}; --help lists capclean's options, "
                             "and any other must be a Beam option of the runner")
 
 

@@ -119,3 +119,14 @@ def test_the_vocabulary_keeps_words_seen_often_enough_with_their_part_of_speech(
     vocabulary = build_vocabulary(captions, min_count=3)
     assert vocabulary["NOUN"] == ("door", "man") and vocabulary["VERB"] == ("open",)
     assert "dor" not in vocabulary["NOUN"]
+
+
+def test_the_records_hold_their_tables_columns_in_order():
+    # pipelines/hardneg.py writes a record as a tuple in the schema's column order.
+    from dataclasses import fields
+
+    from schemas.evaluation_tables import HARDNEG, POS
+    from transforms.evaluation.hardneg import Negative
+
+    assert [field.name for field in fields(TaggedCaption)] == POS.names
+    assert [field.name for field in fields(Negative)] == HARDNEG.names
