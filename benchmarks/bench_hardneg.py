@@ -23,11 +23,15 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--input", required=True)
     parser.add_argument("--capclean", default=str(Path(sys.executable).with_name("capclean")))
+    parser.add_argument("--keep", metavar="DIR", help="write the run with all negatives here (a new folder) "
+                        "instead of a temporary one, e.g. to score stand-in models on it")
     args, beam_args = parser.parse_known_args()
     results = {}
     with tempfile.TemporaryDirectory(prefix="capclean-bench-hardneg-") as scratch:
         for name, flags in (("tagging floor", FLOOR), ("all negatives", [])):
             output = Path(scratch) / name.replace(" ", "-")
+            if args.keep and name == "all negatives":
+                output = Path(args.keep)
             command = [args.capclean, "hardneg", "--input", args.input, "--output", str(output), *flags, *beam_args]
             results[name] = run_measured(command)
             if results[name]["returncode"] != 0:
