@@ -133,8 +133,12 @@ def word_negatives(caption, part: str, lexicon, vocabulary: dict, settings: Hard
     # antonyms of hyponyms would otherwise all start with "a".
     rng.shuffle(candidates)
     candidates.sort(key=lambda change: SOURCES.index(change[0].source))
-    draws = lambda: ([vocabulary_replacement(caption, rng.choice(positions), vocabulary, rng)]  # noqa: E731
-                     if positions else [None])
+
+    def draws():
+        if not positions:
+            return [None]
+        return [vocabulary_replacement(caption, rng.choice(positions), vocabulary, rng)]
+
     return collect_negatives(caption, part, "word", candidates, draws, settings, video_texts)
 
 
