@@ -110,7 +110,10 @@ def read_scores(path: str) -> dict:
     if not path.is_file():
         raise ScoresError(f"{path} not found")
     rows = parquet_rows(path) if path.suffix.lower() == ".parquet" else csv_rows(path)
-    return scores_from_rows(path, rows)
+    try:
+        return scores_from_rows(path, rows)
+    except UnicodeDecodeError as error:
+        raise ScoresError(f"{path} is not UTF-8 text: byte {error.start} cannot be decoded") from None
 
 
 def parquet_rows(path: Path):

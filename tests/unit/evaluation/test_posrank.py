@@ -238,3 +238,12 @@ def test_a_parquet_scores_file_that_is_not_parquet_is_named_in_one_line(tmp_path
         read_scores(path)
     assert f"{path} is not a readable Parquet file" in str(error.value)
     assert "\n" not in str(error.value)
+
+
+def test_a_scores_csv_that_is_not_utf8_is_one_line(tmp_path):
+    from pipelines.posrank import ScoresError, read_scores
+
+    path = tmp_path / "scores.csv"
+    path.write_bytes(b"video_id,text_id,score\nvid\xe9o1,1,0.5\n")
+    with pytest.raises(ScoresError, match=r"scores.csv is not UTF-8 text: byte \d+ cannot be decoded"):
+        read_scores(str(path))
