@@ -14,6 +14,7 @@ the lexicon (transforms/evaluation/lexicon.py), the vocabulary and the settings;
 random draws of a caption depend only on the seed and the caption, so the same seed
 gives the same negatives whatever the runner and the order of the captions.
 """
+import functools
 import random
 from collections import Counter
 from dataclasses import dataclass
@@ -99,10 +100,23 @@ def caption_rng(seed: int, sen_id: int, part: str, level: str) -> random.Random:
 def lexical_replacements(caption, position: int, lexicon) -> list:
     """The antonyms of the word, then the antonyms of its hypernyms and hyponyms, inflected like it."""
     lemma, pos, tag = caption.lemmas[position], caption.pos[position], caption.tags[position]
+    return [Replacement(position, styled_like(caption.tokens[position], word), source)
+            for source, word in inflected_antonyms(lexicon, lemma, pos, tag)]
+
+
+# A word recurs in thousands of captions; WordNet's look-ups and lemminflect took two thirds of
+# the method's time when asked again each time (docs/benchmarks.md).
+@functools.lru_cache(maxsize=100_000)
+def inflected_antonyms(lexicon, lemma: str, pos: str, tag: str) -> tuple:
+    """(source, word) of `lexical_replacements` for one lemma, part of speech and Penn tag."""
     found = [("antonym", word) for word in lexicon.antonyms(lemma, pos)]
     found += [("related_antonym", word) for word in lexicon.related_antonyms(lemma, pos)]
-    return [Replacement(position, styled_like(caption.tokens[position], inflect_like(word, tag)), source)
-            for source, word in found]
+    return tuple((source, inflect_like(word, tag)) for source, word in found)
+
+
+@functools.lru_cache(maxsize=100_000)
+def inflected(lemma: str, tag: str) -> str:
+    return inflect_like(lemma, tag)
 
 
 def vocabulary_replacement(caption, position: int, vocabulary: dict, rng: random.Random):
@@ -113,7 +127,7 @@ def vocabulary_replacement(caption, position: int, vocabulary: dict, rng: random
     lemma = rng.choice(choices)
     if lemma == caption.lemmas[position]:
         return None
-    word = inflect_like(lemma, caption.tags[position])
+    word = inflected(lemma, caption.tags[position])
     return Replacement(position, styled_like(caption.tokens[position], word), "vocabulary")
 
 
