@@ -374,7 +374,7 @@ def sweep_command(args, config, beam_args, capclean_flags=()) -> int:
     sources = find_annotation_files(args.input, config.input.size_limits)
     output = Path(args.output)
     check_target(output, [args.input], args.overwrite)
-    from pipelines.run import check_beam_flags, make_pipeline, run_and_wait, runner_resources
+    from pipelines.run import build_and_run, check_beam_flags
     from pipelines.sweep import PAPER_GRID, build_sweep, parse_grid
 
     try:
@@ -387,10 +387,8 @@ def sweep_command(args, config, beam_args, capclean_flags=()) -> int:
     log.info("sweep of %d grid points on %s (steps before dedup: %s)", len(grid), args.input,
              ",".join(step for step in config.steps if step in ("normalize", "spelling")) or "none")
     with staging_for(output) as staging:
-        with worker_errors_as_one_line(), runner_resources(beam_args) as runner_args:
-            pipeline = make_pipeline(runner_args)
-            build_sweep(pipeline, sources, str(staging), config, grid)
-            run_and_wait(pipeline)
+        with worker_errors_as_one_line():
+            build_and_run(beam_args, lambda pipeline: build_sweep(pipeline, sources, str(staging), config, grid))
         write_marker(staging, {"command": "sweep", "profile": config.profile})
         put_in_place(staging, output, [args.input])
     rows = json.loads((output / "sweep.json").read_text())
@@ -407,7 +405,7 @@ def hardneg_command(args, settings, beam_args, capclean_flags=()) -> int:
     check_target(output, [args.input], args.overwrite)
     from pipelines.hardneg import (CaptionSelection, build_hardneg, format_figures, hardneg_figures, read_captions,
                                    read_video_ids, select_captions, write_empty_tables, write_figures)
-    from pipelines.run import check_beam_flags, make_pipeline, run_and_wait, runner_resources
+    from pipelines.run import build_and_run, check_beam_flags
     from transforms.evaluation.lexicon import default_wordnet_dir, open_wordnet
 
     check_beam_flags(beam_args, capclean_flags)
@@ -424,10 +422,9 @@ def hardneg_command(args, settings, beam_args, capclean_flags=()) -> int:
     log.info("hard negatives of %d captions of %d videos into %s", sum(map(len, videos.values())), len(videos),
              output)
     with staging_for(output) as staging:
-        with worker_errors_as_one_line(), runner_resources(beam_args) as runner_args:
-            pipeline = make_pipeline(runner_args)
-            build_hardneg(pipeline, videos, str(staging), settings, str(default_wordnet_dir()))
-            run_and_wait(pipeline)
+        with worker_errors_as_one_line():
+            build_and_run(beam_args, lambda pipeline: build_hardneg(pipeline, videos, str(staging), settings,
+                                                                    str(default_wordnet_dir())))
         write_empty_tables(str(staging))
         figures = hardneg_figures(str(staging), settings)
         write_figures(str(staging), figures)

@@ -113,13 +113,18 @@ def run_and_wait(pipeline: beam.Pipeline) -> None:
             client.close()
 
 
+def build_and_run(beam_args, build) -> None:
+    """A pipeline on the runner the Beam options name, `build(pipeline)` to add the transforms, run to the end."""
+    with runner_resources(beam_args) as runner_args:
+        pipeline = make_pipeline(runner_args)
+        build(pipeline)
+        run_and_wait(pipeline)
+
+
 def run_pipeline(input_path: str, output_dir: str, config, beam_args) -> None:
     sources = find_annotation_files(input_path, config.input.size_limits)
     for name in missing_msrvtt_files(sources):
         log.warning("warning: %s is not in %s: the output will have no videos of its splits", name, input_path)
     # A file that cannot be parsed stops the run on the worker that reads it: its one line
     # reaches the command line through the runner's wrapping (cli.worker_errors_as_one_line).
-    with runner_resources(beam_args) as runner_args:
-        pipeline = make_pipeline(runner_args)
-        build_cleaning(pipeline, sources, output_dir, config)
-        run_and_wait(pipeline)
+    build_and_run(beam_args, lambda pipeline: build_cleaning(pipeline, sources, output_dir, config))
