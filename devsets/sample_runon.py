@@ -24,6 +24,10 @@ stratum is nearly used up, so samples are drawn with `--gap 0`. A new sample
 leaves out every labelled one (`--exclude`, as often as there are files to leave
 out) and is written outside the repository until it has been scored.
 
+Samples since the fiftieth are drawn instead from every caption of more than 12 words,
+of every split (`--longer-than 12 --size N`): the pre-filter's strata above are what the
+detector was built on, and a sample drawn on them cannot show what it misses.
+
 Usage:
     .venv/bin/python -m devsets.sample_runon --seed 24024 --long 100 --pronoun 80 --gap 80 \
         --exclude devsets/data/runon_dev.tsv --exclude /elsewhere/runon_sixteenth.tsv --sample 24 \
@@ -41,6 +45,8 @@ from transforms.normalize import normalize_caption
 MSRVTT = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "msrvtt"
 ANNOTATIONS = "train_val_annotation.zip"
 MEMBER = "train_val_videodatainfo.json"
+TEST_ANNOTATIONS = "test_videodatainfo.json.zip"
+TEST_MEMBER = "test_videodatainfo.json"
 SEED = 2022
 LONG_WORDS = 16
 LONG_SAMPLE = 120
@@ -67,6 +73,24 @@ def train_captions(input_dir=MSRVTT) -> list:
             raw = sentence["caption"]
             captions.append((sentence["sen_id"], normalize_caption(raw)[0], raw))
     return captions
+
+
+def all_captions(input_dir=MSRVTT) -> list:
+    """(sen_id, normalised caption, raw caption) of every caption of every split, by sen_id."""
+    sentences = []
+    for archive_name, member in ((ANNOTATIONS, MEMBER), (TEST_ANNOTATIONS, TEST_MEMBER)):
+        with zipfile.ZipFile(Path(input_dir) / archive_name) as archive:
+            sentences += json.loads(archive.read(member))["sentences"]
+    return [(s["sen_id"], normalize_caption(s["caption"])[0], s["caption"])
+            for s in sorted(sentences, key=lambda s: s["sen_id"])]
+
+
+def draw_longer_than(captions: list, words: int, size: int, seed: int, excluded: frozenset = frozenset()) -> list:
+    """(sen_id, "over<words>", caption) rows: `size` captions of more than `words` words drawn uniformly,
+    none of them `excluded`. No stratum of the pre-filter's, so the sample shows what the pre-filter misses."""
+    pool = [c for c in captions if c[0] not in excluded and len(c[1].split()) > words]
+    stratum = f"over{words}"
+    return sorted((sen_id, stratum, text) for sen_id, text, _ in sample_stratum(random.Random(seed), pool, size, stratum))
 
 
 def has_pronoun_inside(text: str) -> bool:
@@ -119,10 +143,16 @@ def main():
     parser.add_argument("--exclude", action="append", default=[],
                         help="a labelled dev-set TSV whose sen_ids this sample leaves out (repeatable)")
     parser.add_argument("--sample", default="1", help="the value of the `sample` column")
+    parser.add_argument("--longer-than", type=int, default=0, metavar="WORDS",
+                        help="instead of the strata: --size captions of more than WORDS words, from every split")
+    parser.add_argument("--size", type=int, default=400, help="with --longer-than: how many captions")
     args = parser.parse_args()
     excluded = frozenset().union(*map(sen_ids_in, args.exclude))
     try:
-        rows = draw(train_captions(args.input), args.seed, (args.long, args.pronoun, args.gap), excluded)
+        if args.longer_than:
+            rows = draw_longer_than(all_captions(args.input), args.longer_than, args.size, args.seed, excluded)
+        else:
+            rows = draw(train_captions(args.input), args.seed, (args.long, args.pronoun, args.gap), excluded)
     except ValueError as error:
         parser.error(str(error))
     with open(args.out, "w", encoding="utf-8") as handle:
