@@ -175,9 +175,10 @@ def add_step_arguments(clean):
     runon.add_argument("--runon-rule", choices=RUNON_RULES,
                        help="'truncate': cut captions longer than mean + K std words (paper); "
                             "'model': split run-on captions at the sentence boundaries a trained model finds")
-    runon.add_argument("--runon-policy", choices=["first", "separate", "whole"],
-                       help="model: keep the 'first' sentence (default), make each sentence a 'separate' caption, "
-                            "or keep the caption 'whole' and only record its sentences in runon/")
+    runon.add_argument("--runon-policy", metavar="POLICY",
+                       help="model: keep the 'first' sentence, make each sentence a 'separate' caption, 'merge' the "
+                            "sentences into one with 'and', or keep the caption 'whole' and only record its sentences "
+                            "in runon/; one for every split, or per split: train=first,validate=first,test=merge")
     runon.add_argument("--runon-std-multiplier", type=float, metavar="K", help="K of the word limit (paper: 2)")
     runon.add_argument("--runon-splits", metavar="LIST", help="splits the rule applies to (paper: train,validate)")
     out = clean.add_argument_group("validation and files")

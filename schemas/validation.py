@@ -263,7 +263,7 @@ def runon_expectations() -> list[Any]:
 
     return contract_expectations(TABLES["runon"]) + [
         gxe.ExpectColumnValuesToBeUnique(column="sen_id"),
-        gxe.ExpectColumnValuesToBeInSet(column="policy", value_set=["first", "separate", "whole"]),
+        gxe.ExpectColumnValuesToBeInSet(column="policy", value_set=["first", "separate", "whole", "merge"]),
     ]
 
 
