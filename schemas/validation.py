@@ -10,7 +10,10 @@ from them, for checks that need a computed column or two tables at once:
   split's videos can be checked against that split's range;
 - `edit_changes`: edits with a `changed` column (before != after);
 - `conservation`: every captions row and every removed row, so that no
-  caption is lost or counted twice.
+  caption is lost or counted twice;
+- `near_duplicate_keepers`: the near-duplicate rows of removed with a column
+  saying whether their `kept_sen_id` is in captions, so that every removal
+  names a caption that stands for its group in the output.
 
 Each failed expectation becomes one short line naming the table, the
 expectation and a few offending rows. With `docs_dir`, GX also writes its
@@ -315,6 +318,13 @@ def derived_table_checks(
         checks.append(conservation_check(
             frames["captions"], frames["removed"], expected.input_records, added_sen_ids(frames["runon"])))
 
+    missing = (missing_columns(frames, "captions", ["sen_id"])
+               or missing_columns(frames, "removed", ["sen_id", "step", "kept_sen_id"]))
+    if missing:
+        not_checked.append(f"near_duplicate_keepers: not checked, {missing}")
+    else:
+        checks.append(keepers_check(frames["captions"], frames["removed"]))
+
     return checks, not_checked
 
 
@@ -405,6 +415,20 @@ def conservation_check(
         gxe.ExpectTableRowCountToEqual(value=input_records),
     ]
     return TableCheck("conservation", frame, expectations, id_columns=["table", "sen_id"])
+
+
+def keepers_check(captions: pd.DataFrame, removed: pd.DataFrame) -> TableCheck:
+    """Every near-duplicate row's `kept_sen_id` is a caption of captions/: the caption that stands
+    for its group, not one removed in turn (a chain step III's later passes left unresolved)."""
+    gxe = great_expectations().expectations
+
+    # A null kept_sen_id fails removed's own expectation; it is not counted twice here.
+    named = (removed["step"] == "dedup") & removed["kept_sen_id"].notna()
+    frame = removed.loc[named, ["sen_id", "kept_sen_id"]].copy()
+    frame["kept_in_captions"] = frame["kept_sen_id"].isin(set(captions["sen_id"].dropna())).astype(bool)
+    expectations = [gxe.ExpectColumnValuesToBeInSet(column="kept_in_captions", value_set=[True])]
+    return TableCheck("near_duplicate_keepers", frame.reset_index(drop=True), expectations,
+                      id_columns=["sen_id", "kept_sen_id"])
 
 
 # --- Running GX ---------------------------------------------------------------

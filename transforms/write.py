@@ -14,6 +14,7 @@ import pyarrow.parquet as pq
 from pyarrow import fs
 
 from schemas.tables import TABLES
+from transforms.dedup import name_final_keepers
 from transforms.lineage import CaptionRow
 
 
@@ -22,7 +23,12 @@ def caption_rows(batch) -> list:
 
 
 def rows_by_file(batch, sen_ids_per_file: int):
-    """((table, file number), rows) for every table row this batch holds."""
+    """((table, file number), rows) for every table row this batch holds.
+
+    The lineage is complete here, so this is where each near-duplicate row is made to name
+    the caption that stands for its group in the output (step III may have run on the
+    video several times, and removed in a later run a caption it kept in an earlier one)."""
+    batch = name_final_keepers(batch)
     tables = {
         "captions": caption_rows(batch),
         "removed": batch.removed,

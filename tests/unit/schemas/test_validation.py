@@ -287,6 +287,19 @@ def test_kept_sen_id_not_set_exactly_for_dedup_fails(tmp_path):
     )
 
 
+def test_near_duplicate_naming_a_removed_caption_fails(tmp_path):
+    # sen_id 2 names sen_id 4 as the caption kept for its group, but 4 was removed (a chain left unresolved).
+    output = write_output(tmp_path, removed=replace(REMOVED, 0, kept_sen_id=4))
+
+    result = validate_output(str(output), EXPECTED, None)
+
+    assert_failures(
+        result,
+        r"^near_duplicate_keepers: expect_column_values_to_be_in_set\(kept_in_captions\) "
+        r"failed on 1 row, e\.g\. sen_id 2 kept_sen_id 4 kept_in_captions False$",
+    )
+
+
 def test_wrong_column_type_fails(tmp_path):
     category_as_string = pa.schema([
         pa.field("category", pa.string()) if field.name == "category" else field
