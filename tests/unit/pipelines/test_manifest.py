@@ -129,14 +129,18 @@ def test_limit_keeps_the_first_videos_in_natural_order_and_marks_the_output_part
     assert stats["input"]["captions"] == 6
     manifest = read_json(output / "manifest.json")
     assert manifest["partial"] is True and manifest["limit"] == 3
+    assert "partial output: the first 3 of 5 videos" in (output / "report.html").read_text()
     assert json.loads(pq.read_schema(next((output / "captions").glob("*.parquet"))).metadata[PARQUET_KEY])[
         "partial"] is True
 
 
-def test_a_run_without_limit_is_not_partial(small_msrvtt_run):
+def test_a_run_without_limit_is_not_partial_and_its_report_names_the_version(small_msrvtt_run):
     _, output = small_msrvtt_run
     stats = read_json(output / "stats.json")
     assert stats["partial"] is False and stats["limit"] is None
+    made = read_json(output / "manifest.json")["capclean"]
+    page = (output / "report.html").read_text()
+    assert f"capclean {made['version']}" in page and "all the input&#x27;s videos" in page
 
 
 def test_limit_must_be_positive(tmp_path, tiny_dataset, capsys):
