@@ -315,14 +315,14 @@ def own_flags(parser: argparse.ArgumentParser) -> list:
 
 def run_clean(input_path, output_dir, config, beam_args, exports=(), overwrite=False, capclean_flags=(),
               limit=None) -> int:
-    from pipelines.manifest import Clock, build_manifest, input_record, parquet_metadata, parquet_provenance
+    from pipelines.manifest import (Clock, build_manifest, busy_seconds, input_record, parquet_metadata,
+                                    parquet_provenance, write_manifest)
 
     clock = Clock()
     # The input and the output are checked before Beam is loaded (seconds, and memory), so that
     # a refusal is immediate.
     sources = find_annotation_files(input_path, config.input.size_limits)
     check_target(Path(output_dir), [input_path], overwrite)
-    from pipelines.manifest import busy_seconds, write_manifest
     from pipelines.run import check_beam_flags, run_pipeline  # Beam is imported only when a pipeline runs
 
     check_beam_flags(beam_args, capclean_flags)

@@ -147,3 +147,17 @@ def test_limit_must_be_positive(tmp_path, tiny_dataset, capsys):
     assert main(["clean", "--input", str(tiny_dataset(tmp_path / "in")), "--output", str(tmp_path / "out"),
                  "--limit", "0"]) == 2
     assert capsys.readouterr().err.strip() == "capclean: error: --limit must be at least 1, not 0"
+
+
+def test_hardneg_records_the_manifest_of_the_run_it_reads(small_msrvtt_run, tmp_path):
+    source, run = small_msrvtt_run
+    output = tmp_path / "negatives"
+    assert main(["hardneg", "--input", str(run), "--output", str(output), "--k", "2"]) == 0
+    manifest = read_json(output / "manifest.json")
+    cleaned = read_json(run / "manifest.json")
+    assert manifest["command"] == "hardneg" and manifest["partial"] is False
+    assert manifest["input"] == {"path": str(run.resolve()), "kind": "capclean output"}
+    assert manifest["source_run"]["config_sha256"] == cleaned["config_sha256"]
+    assert manifest["source_run"]["input"] == cleaned["input"] and manifest["source_run"]["profile"] == "paper"
+    assert manifest["settings"]["k"] == 2 and manifest["settings"]["split"] == "test"
+    assert manifest["stats"] == read_json(output / "stats.json")
