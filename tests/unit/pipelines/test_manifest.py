@@ -161,3 +161,17 @@ def test_hardneg_records_the_manifest_of_the_run_it_reads(small_msrvtt_run, tmp_
     assert manifest["source_run"]["input"] == cleaned["input"] and manifest["source_run"]["profile"] == "paper"
     assert manifest["settings"]["k"] == 2 and manifest["settings"]["split"] == "test"
     assert manifest["stats"] == read_json(output / "stats.json")
+
+
+def test_sweep_with_a_limit_writes_a_partial_manifest(tmp_path, small_msrvtt):
+    source = small_msrvtt.write(tmp_path / "in")
+    output = tmp_path / "sweep"
+    assert main(["sweep", "--input", str(source), "--output", str(output), "--profile", "paper",
+                 "--grid", "0:1.0", "--limit", "2"]) == 0
+    manifest = read_json(output / "manifest.json")
+    assert manifest["command"] == "sweep" and manifest["partial"] is True and manifest["limit"] == 2
+    assert manifest["settings"] == {"grid": [[0, 1.0]]}
+    rows = read_json(output / "sweep.json")
+    assert manifest["stats"] == {"sweep": rows}
+    # video1 and video2 only: 5 captions, none removed at s = 1.0.
+    assert rows[0]["remaining"] == 5
