@@ -12,6 +12,7 @@ folder) is in it.
 (`read_manifest`, `recorded_input`) instead of asking for the input again.
 """
 import dataclasses
+import functools
 import hashlib
 import json
 import platform
@@ -53,11 +54,13 @@ def capclean_version() -> str:
         return "unknown"
 
 
+@functools.lru_cache(maxsize=None)
 def git_commit(folder: Path = REPO) -> dict:
     """{"commit": sha or None, "modified": whether tracked files differ from it (None when unknown)}.
 
     Never fails: outside a git checkout, or without git, both are None. Untracked files (an
-    output folder inside the checkout) do not count as modifications."""
+    output folder inside the checkout) do not count as modifications. Asked once per process,
+    so the manifest and the Parquet files of a run name the same commit (the code that was loaded)."""
     def git(*args):
         return subprocess.run(["git", "-C", str(folder), *args], capture_output=True, text=True, timeout=10,
                               check=True).stdout.strip()
@@ -74,8 +77,12 @@ def git_commit(folder: Path = REPO) -> dict:
     return {"commit": commit or None, "modified": modified}
 
 
+def _git_record() -> dict:
+    return dict(git_commit())
+
+
 def version_line() -> str:
-    commit = git_commit()["commit"]
+    commit = _git_record()["commit"]
     return f"capclean {capclean_version()}" + (f" (commit {commit[:12]})" if commit else "")
 
 
@@ -139,7 +146,7 @@ def beam_record(beam_args) -> dict:
 
 def parquet_provenance(config, input_info: dict, limit=None) -> dict:
     """What every Parquet file of a clean run carries under the key `capclean` (compact JSON)."""
-    git = git_commit()
+    git = _git_record()
     return {"version": capclean_version(), "commit": git["commit"], "profile": config.profile,
             "steps": list(config.steps), "config_sha256": sha256_of_json(config_dict(config)),
             "input_sha256": {entry["name"]: entry["sha256"] for entry in input_info["files"]},
@@ -216,7 +223,7 @@ def build_manifest(command: str, *, input_info: dict, beam_args=(), config=None,
                    validation=None, settings=None, source_run=None, clock: Clock | None = None,
                    busy: dict | None = None) -> dict:
     """The manifest of one run of `command`; `times` is the only key that changes between runs."""
-    git = git_commit()
+    git = _git_record()
     manifest = {
         "manifest_format": MANIFEST_FORMAT,
         "command": command,

@@ -175,3 +175,13 @@ def test_sweep_with_a_limit_writes_a_partial_manifest(tmp_path, small_msrvtt):
     assert manifest["stats"] == {"sweep": rows}
     # video1 and video2 only: 5 captions, none removed at s = 1.0.
     assert rows[0]["remaining"] == 5
+
+
+def test_outside_a_git_checkout_the_commit_is_null_not_an_error(tmp_path, repo):
+    from pipelines.manifest import git_commit
+
+    assert git_commit.__wrapped__(tmp_path) == {"commit": None, "modified": None}
+    (tmp_path / ".git").mkdir()  # a broken checkout: git itself fails
+    assert git_commit.__wrapped__(tmp_path) == {"commit": None, "modified": None}
+    if (repo / ".git").exists():
+        assert re.fullmatch(r"[0-9a-f]{40}", git_commit.__wrapped__(repo)["commit"])
