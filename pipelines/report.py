@@ -31,6 +31,7 @@ import pyarrow as pa  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
 
 from pipelines.clean import STEP_NAMES  # noqa: E402
+from pipelines.manifest import read_manifest  # noqa: E402
 from schemas.tables import TABLES  # noqa: E402
 
 # The four figures of the paper's Table 3, as stats.json names them.
@@ -89,6 +90,7 @@ class Run:
     validation: dict | None  # validation/result.json, when the run has one
     label: str = ""  # what the page calls this run: its profile, unless both runs share one
     shown_as: pathlib.Path | None = None  # the folder the page names, if not `folder`
+    manifest: dict | None = None  # manifest.json, when the run has one (pipelines/manifest.py)
 
 
 def load_run(output_dir) -> Run:
@@ -105,6 +107,7 @@ def load_run(output_dir) -> Run:
         edits=read_table(folder, "edits"),
         corrections=read_table(folder, "corrections"),
         validation=json.loads(result_file.read_text()) if result_file.is_file() else None,
+        manifest=read_manifest(folder, required=False),
     )
 
 
@@ -212,6 +215,8 @@ def header_section(runs: list[Run], report_dir: pathlib.Path) -> str:
         ("folder", [f"<code>{esc(shown_folder(run))}</code>" for run in runs]),
         ("profile", [esc(run.stats.get("profile", "?")) for run in runs]),
         ("steps run", [esc(", ".join(steps_run(run.stats))) for run in runs]),
+        ("made by", [esc(made_by(run)) for run in runs]),
+        ("videos", [esc(videos_read(run)) for run in runs]),
         ("validation", [validation_summary(run, report_dir) for run in runs]),
     ]
     head = ""
@@ -223,6 +228,24 @@ def header_section(runs: list[Run], report_dir: pathlib.Path) -> str:
             f"<p class='lead'>What the cleaning did to the captions, {what}. Figures come from each "
             f"run's <code>stats.json</code>, examples from its Parquet tables.</p>"
             f"<table class='header'>{head}<tbody>{body}</tbody></table>")
+
+
+def made_by(run: Run) -> str:
+    """capclean's version and commit, from the run's manifest."""
+    made = (run.manifest or {}).get("capclean")
+    if not made:
+        return "not recorded (no manifest.json)"
+    commit = f", commit {made['commit'][:12]}" if made.get("commit") else ""
+    return f"capclean {made.get('version', '?')}{commit}"
+
+
+def videos_read(run: Run) -> str:
+    """All the input's videos, or (a --limit run) which of them."""
+    limit = run.stats.get("limit") or {}
+    if run.stats.get("partial"):
+        return (f"partial output: the first {limit.get('videos')} of {limit.get('videos_in_input')} videos "
+                "(--limit)")
+    return "all the input's videos"
 
 
 def counts_section(runs: list[Run]) -> str:
