@@ -553,6 +553,7 @@ thead th { border-bottom: 1.5px solid #333; }
 .fail { color: #a11; font-weight: 600; }
 code { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 0.9em; }
 td.observed { color: #444; font-size: 0.9em; word-break: break-word; }
+img:not([src]) { display: none; }  /* GX's logo, whose image was on the network */
 """
 
 
