@@ -62,7 +62,8 @@ def lineage_failure(unaccounted: list) -> list:
 
 def finalize_output(counts, written_files, reported, output_dir, config, step_names, steps_run,
                     unaccounted=(), metadata=None) -> dict:
-    """Write stats.json and the validation result; return the result (success and failure lines).
+    """Write stats.json and the validation result; return the result (success, failure lines, and
+    every expectation with its outcome, which the report and the Data Docs index show).
 
     `reported`: the figures the steps report ('steps/<step>/<figure>' -> value, and with --limit
     'limit/videos' and 'limit/videos_in_input'); `step_names`: every `step` value in pipeline
@@ -85,7 +86,7 @@ def _finalize_output(counts, written_files, reported, output_dir, config, step_n
     result = validate_output(output_dir, output_expectations(config, counts, step_names),
                              posixpath.join(output_dir, "validation"))
     failures = lineage_failure(list(unaccounted)) + result.failures
-    summary = {"success": not failures, "failures": failures}
+    summary = {"success": not failures, "failures": failures, "expectations": result.expectations}
     write_json(posixpath.join(output_dir, RESULT_FILE), summary)
     return summary
 
