@@ -19,6 +19,7 @@ from apache_beam.portability import python_urns
 from apache_beam.runners.portability.fn_api_runner import FnApiRunner
 
 from pipelines.clean import build_cleaning
+from pipelines.progress import progress_lines
 from transforms.errors import CapcleanError
 from transforms.read import find_annotation_files, missing_msrvtt_files
 
@@ -130,7 +131,7 @@ def run_and_wait(pipeline: beam.Pipeline) -> None:
 
 def build_and_run(beam_args, build) -> None:
     """A pipeline on the runner the Beam options name, `build(pipeline)` to add the transforms, run to the end."""
-    with runner_resources(beam_args) as runner_args:
+    with runner_resources(beam_args) as runner_args, progress_lines():
         pipeline = make_pipeline(runner_args)
         build(pipeline)
         run_and_wait(pipeline)
