@@ -15,7 +15,7 @@ import sys
 import threading
 
 from pipelines.config import ConfigError
-from pipelines.sdk_worker import WORKER_LOG_LEVEL, not_idle_warning
+from pipelines.sdk_worker import WORKER_LOG_LEVEL, not_a_reraised_failure, not_idle_warning
 
 LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
@@ -80,15 +80,21 @@ def not_a_worker_copy(record) -> bool:
 
 
 def configure_logging(level: int = logging.INFO) -> None:
-    """One handler on stderr; capclean's loggers at `level`, the libraries' at WARNING (or DEBUG)."""
+    """One handler on stderr; capclean's loggers at `level`, the libraries' at WARNING (or DEBUG).
+
+    When the process has handlers of its own already (pytest, a notebook that configured
+    logging), they are left alone and only the levels are set, as logging.basicConfig does."""
     root = logging.getLogger()
     for handler in [handler for handler in root.handlers if isinstance(handler, StderrHandler)]:
         root.removeHandler(handler)
-    handler = StderrHandler()
-    handler.setFormatter(LineFormatter(datefmt="%H:%M:%S"))
-    handler.addFilter(not_idle_warning)
-    handler.addFilter(not_a_worker_copy)
-    root.addHandler(handler)
+    if not root.handlers:
+        handler = StderrHandler()
+        handler.setFormatter(LineFormatter(datefmt="%H:%M:%S"))
+        handler.addFilter(not_idle_warning)
+        handler.addFilter(not_a_worker_copy)
+        if level > logging.DEBUG:
+            handler.addFilter(not_a_reraised_failure)
+        root.addHandler(handler)
     libraries = logging.DEBUG if level <= logging.DEBUG else max(level, logging.WARNING)
     root.setLevel(libraries)
     logging.getLogger("capclean").setLevel(level)

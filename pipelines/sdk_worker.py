@@ -26,12 +26,24 @@ def not_idle_warning(record) -> bool:
     return not str(record.msg).startswith(IDLE_WARNINGS)
 
 
+def not_a_reraised_failure(record) -> bool:
+    """A DoFn's failure, which Beam logs with its traceback where it happens (the DoFn's runner, then
+    the worker) and raises to the command all the same: the command prints it (one line for a
+    capclean error, the traceback for any other), so it is left out here, unless at DEBUG."""
+    if record.name == "apache_beam.runners.common":
+        return not record.exc_info
+    return not (record.name == "apache_beam.runners.worker.sdk_worker"
+                and str(record.msg).startswith("Error processing instruction"))
+
+
 def configure_worker_logging(level: str) -> logging.Handler:
     handler = logging.StreamHandler(sys.stderr)
     handler.setLevel(level)
     handler.setFormatter(logging.Formatter("%(asctime)s capclean worker %(process)d: %(levelname)s %(name)s: "
                                            "%(message)s", datefmt="%H:%M:%S"))
     handler.addFilter(not_idle_warning)
+    if logging.getLevelName(level) != logging.DEBUG:
+        handler.addFilter(not_a_reraised_failure)
     logging.getLogger().addHandler(handler)  # before Beam is imported: no handler of logging's own is added
     return handler
 
@@ -41,9 +53,19 @@ def main(argv) -> None:
     # prints one line and exits, and the workers, whose runner is gone, end with it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     configure_worker_logging(os.environ.get(WORKER_LOG_LEVEL, "WARNING"))
-    from apache_beam.runners.worker import sdk_worker_main
+    from apache_beam.runners.worker import sdk_worker, sdk_worker_main
 
+    if os.environ.get(WORKER_LOG_LEVEL, "WARNING") != "DEBUG":
+        sdk_worker.print = print_but_tracebacks  # the module's own name `print`: nothing else changes
     sdk_worker_main.main(argv)
+
+
+def print_but_tracebacks(*args, **kwargs):
+    """Beam's worker prints a failed bundle's traceback on stderr before it reports it to the runner,
+    which raises it in the command (not_a_reraised_failure): that print is left out."""
+    if kwargs.get("file") is sys.stderr and args and str(args[0]).startswith("Traceback"):
+        return
+    print(*args, **kwargs)
 
 
 if __name__ == "__main__":

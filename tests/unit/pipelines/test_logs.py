@@ -39,21 +39,22 @@ def test_a_mistyped_level_is_one_line_and_exit_2(tmp_path, capsys, tiny_dataset,
     assert not (tmp_path / "out").exists()
 
 
-def test_quiet_prints_the_summary_and_nothing_on_stderr(tmp_path, capsys, tiny_dataset):
+def test_quiet_prints_the_summary_and_logs_nothing(tmp_path, capsys, caplog, tiny_dataset):
+    # Under pytest, whose handlers capclean leaves alone (pipelines/logs.py), the records are in caplog.
     source = tiny_dataset(tmp_path / "in")
     assert main(["clean", "--input", str(source), "--output", str(tmp_path / "out"), "--quiet"]) == 0
     captured = capsys.readouterr()
-    assert captured.err == ""
-    assert captured.out.startswith("capclean: done in ")
+    assert captured.err == "" and captured.out.startswith("capclean: done in ")
+    assert [record.getMessage() for record in caplog.records if record.name.startswith("capclean")] == []
 
 
-def test_the_default_run_says_what_it_cleans_and_each_step(tmp_path, capsys, tiny_dataset):
+def test_the_default_run_says_what_it_cleans_and_each_step(tmp_path, capsys, caplog, tiny_dataset):
     source = tiny_dataset(tmp_path / "in")
     assert main(["clean", "--input", str(source), "--output", str(tmp_path / "out"), "--profile", "paper"]) == 0
-    err = capsys.readouterr().err
-    steps = [line.split(" capclean: ")[1].split(":")[0] for line in err.splitlines() if " of 3 videos" in line]
-    assert steps == ["normalize", "spelling", "screen", "dedup", "runon"]
-    assert "\r" not in err and " capclean: read: 3 videos, " in err
+    progress = [record.getMessage() for record in caplog.records if record.name == "capclean.progress"]
+    assert [line.split(":")[0] for line in progress] == ["read", "normalize", "spelling", "screen", "dedup", "runon"]
+    assert progress[0].startswith("read: 3 videos, ") and all(" of 3 videos, " in line for line in progress[1:])
+    assert "\r" not in capsys.readouterr().err
 
 
 # --- Whole runs with Beam's worker processes, as `make run` starts them ------------------------------
@@ -111,3 +112,14 @@ def test_ctrl_c_while_the_workers_run_is_one_line_and_exit_130(tmp_path, repo, s
     assert "Traceback" not in err and "Error" not in err
     assert not [worker for worker in workers if worker.is_running() and worker.status() != psutil.STATUS_ZOMBIE]
     assert sorted(path.name for path in tmp_path.iterdir() if not path.name.endswith(".lock")) == ["in"]
+
+
+def test_a_failure_on_a_worker_is_one_line_without_beams_tracebacks(tmp_path, repo, multi_process):
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "list.json").write_text("[]")
+    run = subprocess.run(cli_command(tmp_path / "in", tmp_path / "out", *multi_process), cwd=repo,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 2
+    lines = run.stderr.splitlines()
+    assert len(lines) == 2 and " capclean: cleaning " in lines[0], run.stderr
+    assert lines[1].startswith("capclean: error: ") and "list.json is not an MSR-VTT annotation file" in lines[1]
