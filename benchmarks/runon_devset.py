@@ -12,7 +12,8 @@
 Captions the pre-filter turns away count as unsplit.
 
 Usage:
-    .venv/bin/python benchmarks/runon_devset.py [--input DIR] [--show-errors] [--devset FILE]
+    .venv/bin/python benchmarks/runon_devset.py [--input DIR] [--show-errors] [--devset FILE [--only]]
+        [--config FILE]
 """
 import argparse
 import random
@@ -68,16 +69,24 @@ def main():
     parser.add_argument("--input", default=str(MSRVTT))
     parser.add_argument("--show-errors", action="store_true")
     parser.add_argument("--devset", help="another labelled TSV (columns as devsets/data/runon_dev.tsv) to score too")
+    parser.add_argument("--only", action="store_true", help="with --devset: score that file alone")
+    parser.add_argument("--config", help="a configuration file laid over the default profile (its runon section)")
     args = parser.parse_args()
     print("  detector: model (trained on every sample of devsets/data/runon_dev.tsv, so its figures on them are "
           "training figures; the README gives its figures on samples it never saw)")
-    find_sentences = load_sentence_finder(load_config("default").runon)
-    sets = {name: load_devset(sample=sample) for sample, name in SAMPLE_NAMES.items()}
-    sets = {name: rows for name, rows in sets.items() if rows}
-    sets["real"] = load_devset()
+    settings = load_config("default", args.config).runon
+    print(f"  pre-filter: min_words {settings.min_words}, always_parse_words {settings.always_parse_words}; "
+          f"threshold {settings.model_threshold}")
+    find_sentences = load_sentence_finder(settings)
+    sets = {}
+    if not args.only:
+        sets = {name: load_devset(sample=sample) for sample, name in SAMPLE_NAMES.items()}
+        sets = {name: rows for name, rows in sets.items() if rows}
+        sets["real"] = load_devset()
     if args.devset:
         sets[Path(args.devset).stem] = load_devset(args.devset)
-    sets["synthetic"] = synthetic_devset(train_split_captions(args.input)[0])
+    if not args.only:
+        sets["synthetic"] = synthetic_devset(train_split_captions(args.input)[0])
     print("  set            captions  boundaries  precision  recall     f1  one-sentence  false-split")
     for name, rows in sets.items():
         found = predict(find_sentences, [text for text, _ in rows])

@@ -7,4 +7,6 @@ ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "
             "twenty-fourth", "twenty-fifth", "twenty-sixth", "twenty-seventh", "twenty-eighth", "twenty-ninth",
             "thirtieth", "thirty-first", "thirty-second", "thirty-third", "thirty-fourth", "thirty-fifth",
             "thirty-sixth", "thirty-seventh", "thirty-eighth", "thirty-ninth", "fortieth",
-            "forty-first", "forty-second", "forty-third", "forty-fourth", "forty-fifth")
+            "forty-first", "forty-second", "forty-third", "forty-fourth", "forty-fifth", "forty-sixth",
+            "forty-seventh", "forty-eighth", "forty-ninth", "fiftieth", "fifty-first", "fifty-second",
+            "fifty-third", "fifty-fourth", "fifty-fifth")

@@ -75,14 +75,19 @@ def train_captions(input_dir=MSRVTT) -> list:
     return captions
 
 
-def all_captions(input_dir=MSRVTT) -> list:
-    """(sen_id, normalised caption, raw caption) of every caption of every split, by sen_id."""
+def every_sentence(input_dir=MSRVTT) -> list:
+    """The sentence records of every split (train/val and test files), as the raw annotations give them."""
     sentences = []
     for archive_name, member in ((ANNOTATIONS, MEMBER), (TEST_ANNOTATIONS, TEST_MEMBER)):
         with zipfile.ZipFile(Path(input_dir) / archive_name) as archive:
             sentences += json.loads(archive.read(member))["sentences"]
+    return sentences
+
+
+def all_captions(input_dir=MSRVTT) -> list:
+    """(sen_id, normalised caption, raw caption) of every caption of every split, by sen_id."""
     return [(s["sen_id"], normalize_caption(s["caption"])[0], s["caption"])
-            for s in sorted(sentences, key=lambda s: s["sen_id"])]
+            for s in sorted(every_sentence(input_dir), key=lambda s: s["sen_id"])]
 
 
 def draw_longer_than(captions: list, words: int, size: int, seed: int, excluded: frozenset = frozenset()) -> list:

@@ -6,6 +6,8 @@ and calls the step's pure function on every video.
 """
 import apache_beam as beam
 
+from transforms.timing import busy_timer
+
 
 class AggregateCombineFn(beam.CombineFn):
     """A step's Aggregate as a Beam combine."""
@@ -27,14 +29,19 @@ class AggregateCombineFn(beam.CombineFn):
 
 
 class StepFn(beam.DoFn):
-    def __init__(self, step):
+    """`timer`: the name the step's busy time is counted under (run manifest)."""
+
+    def __init__(self, step, timer: str = ""):
         self._step = step
+        self._timer = timer or step.name
 
     def setup(self):
         self._step.setup()
 
     def process(self, video, **figures):
-        yield self._step.process(video, **figures)
+        with busy_timer(self._timer):
+            result = self._step.process(video, **figures)
+        yield result
 
 
 def compute_figures(videos, step, label: str = "") -> dict:
@@ -47,14 +54,15 @@ def compute_figures(videos, step, label: str = "") -> dict:
 class ApplyStep(beam.PTransform):
     """VideoBatch -> VideoBatch through `step`, with `figures` (from compute_figures) as side inputs."""
 
-    def __init__(self, step, figures: dict):
+    def __init__(self, step, figures: dict, timer: str = ""):
         super().__init__()
         self._step = step
         self._figures = figures
+        self._timer = timer
 
     def expand(self, videos):
         side_inputs = {name: beam.pvalue.AsSingleton(figure) for name, figure in self._figures.items()}
-        return videos | "EachVideo" >> beam.ParDo(StepFn(self._step), **side_inputs)
+        return videos | "EachVideo" >> beam.ParDo(StepFn(self._step, self._timer), **side_inputs)
 
 
 class ApplyStages(beam.PTransform):
@@ -69,5 +77,5 @@ class ApplyStages(beam.PTransform):
         labels = [f"{number}{type(stage).__name__}" for number, stage in enumerate(self._stages, start=1)]
         figures = [compute_figures(videos, stage, label) for stage, label in zip(self._stages, labels)]
         for stage, label, stage_figures in zip(self._stages, labels, figures):
-            videos = videos | label >> ApplyStep(stage, stage_figures)
+            videos = videos | label >> ApplyStep(stage, stage_figures, timer=f"recheck/{stage.name}")
         return videos

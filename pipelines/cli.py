@@ -35,15 +35,36 @@ run the same pipeline elsewhere. --runner=DaskRunner without --dask_client_addre
 a local dask.distributed cluster of --dask_local_workers=N worker processes (default 2)."""
 
 
+class VersionAction(argparse.Action):
+    """--version: one line, the version and the git commit (found only when asked for)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from pipelines.manifest import version_line
+
+        print(version_line())
+        parser.exit()
+
+
+def add_limit_argument(command):
+    command.add_argument("--limit", type=int, metavar="N", help="only the first N videos (by video_id in natural "
+                         "order: video2 before video10), for a quick trial; the output is marked partial")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="capclean", description="Clean a crowd-sourced video-caption dataset "
                                      "(MSR-VTT format) into validated Parquet tables.")
+    parser.add_argument("--version", action=VersionAction, help="print capclean's version (and git commit) and exit")
     commands = parser.add_subparsers(dest="command", required=True)
     formatter = argparse.RawDescriptionHelpFormatter
     clean = commands.add_parser("clean", help="run the cleaning pipeline", epilog=BEAM_HELP,
                                 formatter_class=formatter)
+    clean.add_argument("--version", action=VersionAction, help="print capclean's version (and git commit) and exit")
     add_input_arguments(clean, "output folder: a new or empty one, or (with --overwrite) an earlier capclean "
                                "output, replaced only when the new output has passed validation")
+    add_limit_argument(clean)
     add_step_arguments(clean)
     clean.add_argument("--export", metavar="LIST", default="",
                        help=f"also write these exports into the output: comma-separated of {','.join(EXPORTS_HELP)}")
@@ -53,6 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
                                "--overwrite) an earlier capclean output")
     sweep.add_argument("--grid", metavar="E:S,...", help="grid points (default: the paper's eight, "
                        "e in 0,1,2 at s=0.9 and s in 0.75..1.00 at e=0)")
+    add_limit_argument(sweep)
     report = commands.add_parser("report", help="write report.html for a run, or two runs side by side")
     report.add_argument("run", help="output folder of a run")
     report.add_argument("other", nargs="?", help="a second run's output folder to compare with (e.g. paper)")
@@ -78,8 +100,9 @@ def build_parser() -> argparse.ArgumentParser:
     export = commands.add_parser("export", help="write a run's captions in other formats")
     export.add_argument("run", help="output folder of a run")
     export.add_argument("--formats", default=",".join(EXPORT_NAMES), metavar="LIST",
-                        help="comma-separated of msrvtt-json (needs --input), coco, hf (default: all)")
-    export.add_argument("--input", metavar="PATH", help="the run's original annotations (for msrvtt-json)")
+                        help="comma-separated of msrvtt-json (reads the run's input), coco, hf (default: all)")
+    export.add_argument("--input", metavar="PATH", help="the run's original annotations (for msrvtt-json; default: "
+                        "the input the run's manifest.json records, if its files are unchanged)")
     for command in commands.choices.values():
         add_logging_arguments(command)
     return parser
@@ -179,9 +202,10 @@ def add_step_arguments(clean):
     runon.add_argument("--runon-rule", choices=RUNON_RULES,
                        help="'truncate': cut captions longer than mean + K std words (paper); "
                             "'model': split run-on captions at the sentence boundaries a trained model finds")
-    runon.add_argument("--runon-policy", choices=["first", "separate", "whole"],
-                       help="model: keep the 'first' sentence (default), make each sentence a 'separate' caption, "
-                            "or keep the caption 'whole' and only record its sentences in runon/")
+    runon.add_argument("--runon-policy", metavar="POLICY",
+                       help="model: keep the 'first' sentence, make each sentence a 'separate' caption, 'merge' the "
+                            "sentences into one with 'and', or keep the caption 'whole' and only record its sentences "
+                            "in runon/; one for every split, or per split: train=first,validate=first,test=merge")
     runon.add_argument("--runon-std-multiplier", type=float, metavar="K", help="K of the word limit (paper: 2)")
     runon.add_argument("--runon-splits", metavar="LIST", help="splits the rule applies to (paper: train,validate)")
     out = clean.add_argument_group("validation and files")
@@ -249,11 +273,14 @@ def run_command(argv=None) -> int:
         if args.command == "hardneg":
             return hardneg_command(args, hardneg_settings(args), beam_args, own_flags(parser))
         config = config_from_arguments(args)
+        if args.limit is not None and args.limit < 1:
+            raise ConfigError(f"--limit must be at least 1, not {args.limit}")
         if args.command == "sweep":
             return sweep_command(args, config, beam_args, own_flags(parser))
         exports = _comma_list(args.export) or ()
         check_export_names(exports)
-        return run_clean(args.input, args.output, config, beam_args, exports, args.overwrite, own_flags(parser))
+        return run_clean(args.input, args.output, config, beam_args, exports, args.overwrite, own_flags(parser),
+                         limit=args.limit)
     except (ConfigError, CapcleanError) as error:
         print(f"capclean: error: {find_error_line(error) or error}", file=sys.stderr)
         return EXIT_USAGE
@@ -297,29 +324,47 @@ def own_flags(parser: argparse.ArgumentParser) -> list:
                    for flag in action.option_strings if flag.startswith("--")})
 
 
-def run_clean(input_path, output_dir, config, beam_args, exports=(), overwrite=False, capclean_flags=()) -> int:
+def run_clean(input_path, output_dir, config, beam_args, exports=(), overwrite=False, capclean_flags=(),
+              limit=None) -> int:
+    from pipelines.manifest import (Clock, build_manifest, busy_seconds, input_record, parquet_metadata,
+                                    parquet_provenance, write_manifest)
+
+    clock = Clock()
     # The input and the output are checked before Beam is loaded (seconds, and memory), so that
     # a refusal is immediate.
-    find_annotation_files(input_path, config.input.size_limits)
+    sources = find_annotation_files(input_path, config.input.size_limits)
     check_target(Path(output_dir), [input_path], overwrite)
     from pipelines.run import check_beam_flags, run_pipeline  # Beam is imported only when a pipeline runs
 
     check_beam_flags(beam_args, capclean_flags)
     output = Path(output_dir).resolve()
     started = time.monotonic()
-    log.info("cleaning %s into %s (profile %s, steps %s)", input_path, output, config.profile, ",".join(config.steps))
+    input_info = input_record(input_path, sources)
+    metadata = parquet_metadata(parquet_provenance(config, input_info, limit))
+    clock.phase("prepare")
+    log.info("cleaning %s into %s (profile %s, steps %s%s)", input_path, output, config.profile,
+             ",".join(config.steps), f", first {limit} videos" if limit is not None else "")
     with staging_for(output) as staging:
         with worker_errors_as_one_line():
-            run_pipeline(input_path, str(staging), config, beam_args)
+            pipeline_result = run_pipeline(input_path, str(staging), config, beam_args, limit, metadata)
+        clock.phase("pipeline")
         result = json.loads((staging / "validation" / "result.json").read_text())
+
+        def manifest():
+            return build_manifest("clean", input_info=input_info, beam_args=beam_args, config=config, limit=limit,
+                                  stats=json.loads((staging / "stats.json").read_text()), validation=result,
+                                  clock=clock, busy=busy_seconds(pipeline_result))
         if not result["success"]:
+            write_manifest(staging, manifest())
             print(f"capclean: the output failed validation; it is left in {staging}:", file=sys.stderr)
             for failure in result["failures"]:
                 print(f"  - {failure}", file=sys.stderr)
             return EXIT_VALIDATION_FAILED
         log.info("pipeline and validation done in %.0f s; writing the report", time.monotonic() - started)
         write_marker(staging, {"profile": config.profile})
-        write_report_and_exports(staging, output, input_path, exports)
+        write_manifest(staging, manifest())  # the report reads it
+        write_report_and_exports(staging, output, input_path, exports, clock)
+        write_manifest(staging, manifest())  # again, with the report's and the exports' times
         put_in_place(staging, output, [input_path])
     stats = json.loads((output / "stats.json").read_text())
     print(format_summary(stats, time.monotonic() - started))
@@ -342,15 +387,20 @@ def staging_for(output: Path):
         raise
 
 
-def write_report_and_exports(staging: Path, output: Path, input_path, exports):
-    """The report and the exports, written into the staging folder; the report names `output`."""
+def write_report_and_exports(staging: Path, output: Path, input_path, exports, clock=None):
+    """The report and the exports, written into the staging folder; the report names `output`.
+    `clock`: the run's Clock, which times them."""
     from pipelines.report import write_report
 
     write_report(str(staging), shown_as=str(output))
+    if clock is not None:
+        clock.phase("report")
     if exports:
         from pipelines.exports import run_exports
         paths = run_exports(exports, str(staging), input_path)
         log.info("exported %s", ", ".join(str(Path(path).relative_to(staging)) for path in paths))
+        if clock is not None:
+            clock.phase("exports")
 
 
 # A failure of the system that a worker raised, as the runner's wrapping text shows it.
@@ -381,6 +431,9 @@ class worker_errors_as_one_line:
 
 
 def sweep_command(args, config, beam_args, capclean_flags=()) -> int:
+    from pipelines.manifest import Clock, build_manifest, busy_seconds, input_record, write_manifest
+
+    clock = Clock()
     sources = find_annotation_files(args.input, config.input.size_limits)
     output = Path(args.output)
     check_target(output, [args.input], args.overwrite)
@@ -394,14 +447,22 @@ def sweep_command(args, config, beam_args, capclean_flags=()) -> int:
     check_beam_flags(beam_args, capclean_flags)
     output = output.resolve()
     started = time.monotonic()
+    input_info = input_record(args.input, sources)
+    clock.phase("prepare")
     log.info("sweep of %d grid points on %s (steps before dedup: %s)", len(grid), args.input,
              ",".join(step for step in config.steps if step in ("normalize", "spelling")) or "none")
     with staging_for(output) as staging:
         with worker_errors_as_one_line():
-            build_and_run(beam_args, lambda pipeline: build_sweep(pipeline, sources, str(staging), config, grid))
+            result = build_and_run(beam_args, lambda pipeline: build_sweep(pipeline, sources, str(staging), config,
+                                                                           grid, args.limit))
+        clock.phase("pipeline")
         write_marker(staging, {"command": "sweep", "profile": config.profile})
+        rows = json.loads((staging / "sweep.json").read_text())
+        write_manifest(staging, build_manifest(
+            "sweep", input_info=input_info, beam_args=beam_args, config=config, limit=args.limit,
+            settings={"grid": [list(point) for point in grid]}, stats={"sweep": rows}, clock=clock,
+            busy=busy_seconds(result)))
         put_in_place(staging, output, [args.input])
-    rows = json.loads((output / "sweep.json").read_text())
     print(f"capclean sweep: done in {time.monotonic() - started:.1f} s, profile {config.profile}")
     print(f"  {'e':>3} {'s':>5} {'remaining':>10} {'removed':>8} {'videos':>7}")
     for row in rows:
@@ -411,6 +472,9 @@ def sweep_command(args, config, beam_args, capclean_flags=()) -> int:
 
 
 def hardneg_command(args, settings, beam_args, capclean_flags=()) -> int:
+    from pipelines.manifest import Clock, build_manifest, busy_seconds, write_manifest
+
+    clock = Clock()
     output = Path(args.output)
     check_target(output, [args.input], args.overwrite)
     from pipelines.hardneg import (CaptionSelection, build_hardneg, format_figures, hardneg_figures, read_captions,
@@ -423,6 +487,7 @@ def hardneg_command(args, settings, beam_args, capclean_flags=()) -> int:
     selection = CaptionSelection(split=None if args.split == "all" else args.split,
                                  video_ids=read_video_ids(args.videos) if args.videos else None,
                                  one_per_video=args.captions == "one")
+    input_info, source_run = read_source_run(args.input)
     videos = select_captions(read_captions(args.input), selection)
     if not videos:
         raise CapcleanError(f"no caption of {args.input} is in split {args.split}"
@@ -431,21 +496,42 @@ def hardneg_command(args, settings, beam_args, capclean_flags=()) -> int:
     started = time.monotonic()
     log.info("hard negatives of %d captions of %d videos into %s", sum(map(len, videos.values())), len(videos),
              output)
+    clock.phase("prepare")
     with staging_for(output) as staging:
         with worker_errors_as_one_line():
-            build_and_run(beam_args, lambda pipeline: build_hardneg(pipeline, videos, str(staging), settings,
-                                                                    str(default_wordnet_dir())))
+            result = build_and_run(beam_args, lambda pipeline: build_hardneg(pipeline, videos, str(staging), settings,
+                                                                             str(default_wordnet_dir())))
+        clock.phase("pipeline")
         write_empty_tables(str(staging))
         figures = hardneg_figures(str(staging), settings)
         write_figures(str(staging), figures)
         from pipelines.hardneg_report import write_hardneg_report
         write_hardneg_report(str(staging))  # it names no folder, so it can be written before the swap
+        clock.phase("report")
         write_marker(staging, {"command": "hardneg"})
+        write_manifest(staging, build_manifest(
+            "hardneg", input_info=input_info, beam_args=beam_args,
+            settings={**figures["settings"], "split": args.split, "videos": args.videos, "captions": args.captions},
+            source_run=source_run, stats=figures, clock=clock, busy=busy_seconds(result)))
         put_in_place(staging, output, [args.input])
     print(f"capclean hardneg: done in {time.monotonic() - started:.1f} s; output in {output}")
     print(format_figures(figures))
     print(f"  report: {output / 'report.html'}")
     return 0
+
+
+def read_source_run(input_path):
+    """What `hardneg` records of its input: a capclean output's manifest (warning when the run is
+    partial), or the annotation files. Returns (input record, source run record or None)."""
+    from pipelines.manifest import input_record, source_run_record
+
+    if (Path(input_path) / "captions").is_dir():
+        source_run = source_run_record(input_path)
+        if source_run and source_run.get("partial"):
+            log.warning("warning: %s is a partial run (--limit %s): its negatives are of those videos only",
+                        input_path, source_run.get("limit"))
+        return {"path": str(Path(input_path).resolve()), "kind": "capclean output"}, source_run
+    return {**input_record(input_path, find_annotation_files(input_path)), "kind": "annotations"}, None
 
 
 def report_command(args) -> int:
@@ -474,7 +560,12 @@ def export_command(args) -> int:
         raise CapcleanError(f"{args.run} is not a capclean output folder (no stats.json)")
     names = _comma_list(args.formats) or ()
     check_export_names(names)
-    for path in run_exports(names, args.run, args.input):
+    input_path = args.input
+    if input_path is None and "msrvtt-json" in names:
+        from pipelines.manifest import recorded_input
+        input_path = recorded_input(args.run)  # checked: it exists, and its files have the sha256 recorded
+        log.info("the run's input, from its manifest: %s", input_path)
+    for path in run_exports(names, args.run, input_path):
         print(f"capclean: exported {path}")
     return 0
 
@@ -489,6 +580,9 @@ def format_summary(stats, seconds) -> str:
                      f"{figures.get('videos_touched', 0):>8} {figures.get('tokens_changed', 0):>8}")
     by_split = ", ".join(f"{split} {n}" for split, n in stats["output"].get("captions_by_split", {}).items())
     lines.append(f"  output: {stats['output'].get('captions', 0)} captions ({by_split})")
+    if stats.get("partial"):
+        limit = stats.get("limit") or {}
+        lines.append(f"  partial: the first {limit.get('videos')} videos of {limit.get('videos_in_input')} (--limit)")
     return "\n".join(lines)
 
 

@@ -145,6 +145,8 @@ def _build_section(name, section_type, values):
 
 def _typed(setting: str, value, expected):
     """`value` as the field's type wants it, or a ConfigError naming the setting and what it needs."""
+    if hasattr(expected, "from_config"):  # a setting with a type of its own reads itself (runon.policy)
+        return expected.from_config(setting, value)
     if expected is bool and isinstance(value, bool):
         return value
     if expected is int and isinstance(value, int) and not isinstance(value, bool):

@@ -12,6 +12,7 @@ import apache_beam as beam
 
 from pipelines.stats import nest
 from schemas.validation import OutputExpectations, validate_output
+from transforms.timing import busy_timer
 from transforms.write import write_empty_tables
 
 RESULT_FILE = "validation/result.json"
@@ -60,20 +61,32 @@ def lineage_failure(unaccounted: list) -> list:
 
 
 def finalize_output(counts, written_files, reported, output_dir, config, step_names, steps_run,
-                    unaccounted=()) -> dict:
-    """Write stats.json and the validation result; return the result (success and failure lines).
+                    unaccounted=(), metadata=None) -> dict:
+    """Write stats.json and the validation result; return the result (success, failure lines, and
+    every expectation with its outcome, which the report and the Data Docs index show).
 
-    `reported`: the figures the steps report ('steps/<step>/<figure>' -> value); `step_names`: every
-    `step` value in pipeline order; `steps_run`: the steps this run ran."""
-    write_empty_tables(output_dir, {table for table, _, _ in written_files})
+    `reported`: the figures the steps report ('steps/<step>/<figure>' -> value, and with --limit
+    'limit/videos' and 'limit/videos_in_input'); `step_names`: every `step` value in pipeline
+    order; `steps_run`: the steps this run ran; `metadata`: the Parquet files' key-value metadata."""
+    with busy_timer("finalize"):
+        return _finalize_output(counts, written_files, reported, output_dir, config, step_names, steps_run,
+                                unaccounted, metadata)
+
+
+def _finalize_output(counts, written_files, reported, output_dir, config, step_names, steps_run, unaccounted,
+                     metadata) -> dict:
+    write_empty_tables(output_dir, {table for table, _, _ in written_files}, metadata)
     stats = nest({**counts, **reported})
     stats["profile"] = config.profile
     stats["steps_run"] = list(steps_run)
+    # A run of the first N videos only (--limit) is partial: its figures are those of these videos.
+    stats.setdefault("limit", None)
+    stats["partial"] = stats["limit"] is not None
     write_json(posixpath.join(output_dir, "stats.json"), stats)
     result = validate_output(output_dir, output_expectations(config, counts, step_names),
                              posixpath.join(output_dir, "validation"))
     failures = lineage_failure(list(unaccounted)) + result.failures
-    summary = {"success": not failures, "failures": failures}
+    summary = {"success": not failures, "failures": failures, "expectations": result.expectations}
     write_json(posixpath.join(output_dir, RESULT_FILE), summary)
     return summary
 
@@ -83,8 +96,10 @@ class Finalize(beam.PTransform):
 
     `reported`: 'steps/<step>/<figure>' -> the one-element PCollection of a figure a step reports."""
 
-    def __init__(self, output_dir, config, step_names, steps_run, written_files, reported=None, lineage=None):
+    def __init__(self, output_dir, config, step_names, steps_run, written_files, reported=None, lineage=None,
+                 metadata=None):
         super().__init__()
+        self._metadata = metadata
         self._output_dir = output_dir
         self._config = config
         self._step_names = tuple(step_names)
@@ -100,7 +115,7 @@ class Finalize(beam.PTransform):
             unaccounted = beam.pvalue.AsList(self._lineage | "UnaccountedCaptions" >> beam.FlatMap(unaccounted_captions))
         return counts | "StatsAndValidation" >> beam.Map(
             finalize_output, beam.pvalue.AsList(self._written_files), reported, self._output_dir, self._config,
-            self._step_names, self._steps_run, unaccounted)
+            self._step_names, self._steps_run, unaccounted, self._metadata)
 
 
 def figure_pairs(pipeline, reported: dict):

@@ -7,7 +7,8 @@ import apache_beam as beam
 
 from transforms.annotation_stream import SizeLimits
 from transforms.read import (NO_LIMITS, CaptionLimits, assemble_group, read_video_parts, repeated_sen_ids,
-                             sen_ids_by_range)
+                             sen_ids_by_range, video_order)
+from transforms.timing import busy_timer
 
 
 class ReadAnnotationFileFn(beam.DoFn):
@@ -24,7 +25,9 @@ class ReadAnnotationFileFn(beam.DoFn):
 
     def process(self, indexed_source):
         file_index, source = indexed_source
-        for video_id, part in read_video_parts(source, file_index, self._limits, self._size_limits).items():
+        with busy_timer("read"):
+            parts = read_video_parts(source, file_index, self._limits, self._size_limits)
+        for video_id, part in parts.items():
             yield "part", video_id, part
             for sen_id_range, records in sen_ids_by_range(video_id, part):
                 yield "sen_ids", sen_id_range, records
@@ -69,3 +72,21 @@ class ReadMsrVtt(beam.PTransform):
             | "GroupByVideo" >> beam.GroupByKey()
             | "AssembleVideos" >> beam.MapTuple(assemble_group)
         )
+
+
+def first_videos(videos, limit: int):
+    """VideoBatch -> (the batches of the first `limit` video ids in natural order (video2 before
+    video10), figures) for `--limit`; records without a usable video_id are left out with the other
+    videos. `figures`: the one-element PCollections stats.json reports under `limit/`: the limit and
+    the number of video ids the input has."""
+    ids = (videos
+           | "LimitVideoIds" >> beam.Map(lambda batch: batch.video_id)
+           | "LimitWithVideoId" >> beam.Filter(bool))
+    first = (ids
+             | "LimitFirstIds" >> beam.combiners.Top.Of(limit, key=video_order, reverse=True)
+             | "LimitAsSet" >> beam.Map(frozenset))
+    kept = videos | "LimitKeepFirst" >> beam.Filter(lambda batch, keep: batch.video_id in keep,
+                                                    beam.pvalue.AsSingleton(first))
+    figures = {"limit/videos": videos.pipeline | "LimitValue" >> beam.Create([limit]),
+               "limit/videos_in_input": ids | "LimitCountIds" >> beam.combiners.Count.Globally()}
+    return kept, figures

@@ -16,8 +16,9 @@ import io
 import json
 import os
 import pathlib
+import re
 import urllib.parse
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import matplotlib
 
@@ -31,6 +32,8 @@ import pyarrow as pa  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
 
 from pipelines.clean import STEP_NAMES  # noqa: E402
+from pipelines.manifest import read_manifest  # noqa: E402
+from transforms.dedup import caption_similarity  # noqa: E402
 from schemas.tables import TABLES  # noqa: E402
 
 # The four figures of the paper's Table 3, as stats.json names them.
@@ -41,7 +44,10 @@ STEP_FIGURES = (
     ("tokens_changed", "tokens changed"),
 )
 EXAMPLES_PER_STEP = 8
-DUPLICATE_GROUPS_SHOWN = 10
+DUPLICATE_EXAMPLES = 10
+# Bands of the similarity histogram of removed near-duplicates.
+SIMILARITY_BAND = 0.025
+TOP_FLAGGED = 20
 TOP_CORRECTIONS = 15
 TOP_REASONS = 15
 DIFFERENCES_SHOWN = 10
@@ -89,6 +95,8 @@ class Run:
     validation: dict | None  # validation/result.json, when the run has one
     label: str = ""  # what the page calls this run: its profile, unless both runs share one
     shown_as: pathlib.Path | None = None  # the folder the page names, if not `folder`
+    manifest: dict | None = None  # manifest.json, when the run has one (pipelines/manifest.py)
+    flagged: pd.DataFrame = field(default_factory=lambda: read_table(None, "flagged"))
 
 
 def load_run(output_dir) -> Run:
@@ -105,13 +113,16 @@ def load_run(output_dir) -> Run:
         edits=read_table(folder, "edits"),
         corrections=read_table(folder, "corrections"),
         validation=json.loads(result_file.read_text()) if result_file.is_file() else None,
+        manifest=read_manifest(folder, required=False),
+        flagged=read_table(folder, "flagged"),
     )
 
 
-def read_table(folder: pathlib.Path, name: str) -> pd.DataFrame:
-    """One output table as a DataFrame; a missing folder reads as the empty table."""
+def read_table(folder: pathlib.Path | None, name: str) -> pd.DataFrame:
+    """One output table as a DataFrame; a missing folder (or no folder) reads as the empty table."""
     schema = TABLES[name]
-    table = pq.read_table(folder / name, schema=schema) if (folder / name).is_dir() else schema.empty_table()
+    present = folder is not None and (folder / name).is_dir()
+    table = pq.read_table(folder / name, schema=schema) if present else schema.empty_table()
     # Nullable integers: `removed.sen_id` and `kept_sen_id` hold nulls, and plain
     # pandas would turn those columns into floats.
     integer_types = {pa.int64(): pd.Int64Dtype(), pa.int32(): pd.Int32Dtype()}
@@ -154,7 +165,7 @@ def step_figures(run: Run, step: str) -> dict | None:
 # --- The input captions, rebuilt from lineage ---------------------------------------------------
 
 def input_captions(captions: pd.DataFrame, removed: pd.DataFrame, edits: pd.DataFrame) -> pd.DataFrame:
-    """The text every input record had before cleaning: columns `sen_id`, `caption`.
+    """The text every input record had before cleaning: columns `sen_id`, `caption`, `video_id`, `split`.
 
     Every input record is one row of `captions` or `removed`. Its input text is
     the `before` of its earliest edit; without an edit, nothing changed it, so it
@@ -168,8 +179,10 @@ def input_captions(captions: pd.DataFrame, removed: pd.DataFrame, edits: pd.Data
     from_reader = removed["step"] == "read"
     dropped = removed["sen_id"].map(first_before).astype(object).where(~from_reader).fillna(removed["caption"])
     return pd.concat([
-        pd.DataFrame({"sen_id": captions["sen_id"], "caption": kept}),
-        pd.DataFrame({"sen_id": removed["sen_id"], "caption": dropped}),
+        pd.DataFrame({"sen_id": captions["sen_id"], "caption": kept, "video_id": captions["video_id"],
+                      "split": captions["split"]}),
+        pd.DataFrame({"sen_id": removed["sen_id"], "caption": dropped, "video_id": removed["video_id"],
+                      "split": removed["split"]}),
     ], ignore_index=True)
 
 
@@ -187,6 +200,275 @@ def word_counts(texts: pd.Series) -> np.ndarray:
     return np.array([len(text.split()) for text in texts.dropna()], dtype=int)
 
 
+# --- Vocabulary and captions per video ----------------------------------------------------------
+
+# A word, for the vocabulary figures: a run of letters or digits, lowercased, so that
+# punctuation and case (which step I takes out) do not count as different words.
+WORD = re.compile(r"[^\W_]+")
+
+
+def vocabulary(texts) -> set:
+    """The distinct words of some captions (records without text have none)."""
+    words = set()
+    for text in texts:
+        if isinstance(text, str):
+            words.update(WORD.findall(text.lower()))
+    return words
+
+
+def vocabulary_figures(run: Run) -> list[tuple[str, int, int]]:
+    """(split or 'total', distinct words before cleaning, after): before is the input text rebuilt
+    from the lineage (every record read, in the split its video has), after is `captions/`."""
+    before = input_captions(run.captions, run.removed, run.edits)
+    splits = sorted(set(before["split"].dropna()) | set(run.captions["split"].dropna()))
+    rows = [(split, len(vocabulary(before.loc[before["split"] == split, "caption"])),
+             len(vocabulary(run.captions.loc[run.captions["split"] == split, "caption"]))) for split in splits]
+    rows.append(("total", len(vocabulary(before["caption"])), len(vocabulary(run.captions["caption"]))))
+    return rows
+
+
+def captions_per_video(run: Run) -> tuple[pd.Series, pd.Series]:
+    """Videos by their number of captions, before (input records) and after cleaning (`captions/`).
+
+    Only the videos in `captions/` count: a record of a video the reader did not know belongs to none.
+    """
+    videos = set(run.captions["video_id"])
+    before = input_captions(run.captions, run.removed, run.edits)
+    before = before[before["video_id"].isin(videos)].groupby("video_id").size()
+    after = run.captions.groupby("video_id").size()
+    return before.value_counts().sort_index(), after.value_counts().sort_index()
+
+
+def vocabulary_section(runs: list[Run]) -> str:
+    tables = {run.label: vocabulary_figures(run) for run in runs}
+    rows = list(dict.fromkeys(split for figures in tables.values() for split, _, _ in figures))
+
+    def value(run, split, column):
+        for name, before, after in tables[run.label]:
+            if name == split:
+                return {"before": before, "after": after, "change": after - before}[column]
+        return None
+
+    columns = [("before", "words before cleaning"), ("after", "words after"), ("change", "change")]
+    table = comparison_table("split", rows, columns, runs, value, table_id="vocabulary")
+    text = ("<p class='note'>Distinct words: runs of letters and digits, lowercased, so that case and "
+            "punctuation do not make two words. \"Before\" is the input text of every caption read, rebuilt from "
+            "the edits (the caption of a removed record as it was read), \"after\" is <code>captions/</code>. "
+            "The total counts records the reader removed too, which belong to no split.</p>")
+    return section("Vocabulary before and after", table + text + per_run(runs, captions_per_video_table))
+
+
+def captions_per_video_table(run: Run) -> str:
+    before, after = captions_per_video(run)
+    if before.empty and after.empty:
+        return "<p>No videos.</p>"
+    counts = sorted(set(before.index) | set(after.index))
+    largest = max(int(before.max()) if len(before) else 0, int(after.max()) if len(after) else 0)
+    rows = []
+    for count in counts:
+        cells = []
+        for series, kind in ((before, "before"), (after, "after")):
+            videos = int(series.get(count, 0))
+            width = round(160 * videos / largest) if largest else 0
+            bar = f"<span class='bar {kind}' style='width:{width}px'></span>" if videos else ""
+            cells.append(f"<td class='num'>{videos:,}</td><td class='barcell'>{bar}</td>")
+        rows.append(f"<tr data-row='{count}'><th class='num'>{count}</th>{''.join(cells)}</tr>")
+
+    def mean(series):
+        return (series.index.to_numpy() * series.to_numpy()).sum() / series.sum() if series.sum() else 0
+
+    return (f"<table class='figures per-video' id='captions-per-video'><caption>captions per video: "
+            f"{mean(before):.1f} on average before cleaning, {mean(after):.1f} after</caption><thead><tr>"
+            "<th class='num'>captions</th><th class='num'>videos before</th><th></th><th class='num'>videos "
+            f"after</th><th></th></tr></thead><tbody>{''.join(rows)}</tbody></table>")
+
+
+# --- The steps' other figures, named -------------------------------------------------------------
+
+# What the report calls each figure stats.json keeps beyond Table 3's four (a `/ split` suffix is
+# the figure per split). Figures shown in another section are left out here.
+FIGURE_LABELS = {
+    "tokens_removed": "words in the captions it removed",
+    "videos_passed": "videos with a caption left after the checks of each caption alone",
+    "captions_split": "captions split into sentences",
+    "captions_split_by_split": "captions split into sentences",
+    "sentences_by_split": "sentences of the split captions",
+    "captions_added_by_split": "captions added from later sentences (policy separate)",
+    "word_limit": "word limit of a caption",
+}
+SHOWN_ELSEWHERE = ("tokens_changed_by_rule", "tokens_flagged", "recheck_captions_changed")
+
+
+def figure_label(name: str) -> str:
+    """'sentences_by_split / test' -> 'sentences of the split captions, test'; an unknown figure reads as its key."""
+    head, _, rest = name.partition(" / ")
+    label = FIGURE_LABELS.get(head, head.replace("_", " "))
+    return f"{label}, {rest}" if rest else label
+
+
+# --- Flagged tokens ---------------------------------------------------------------------------------
+
+def flagged_section(runs: list[Run]) -> str:
+    if not any(len(run.flagged) for run in runs):
+        return section("Flagged tokens", "<p>Step II flagged no token.</p>")
+    text = (f"<p class='note'>Tokens Hunspell rejects that step II left as written because no correction was "
+            f"clearly best (<code>flagged/</code>): the {TOP_FLAGGED} most frequent, with the reason and best "
+            "candidate given most often, and one caption that holds it (the same on every rendering: the "
+            "smallest SHA-1 of its sen_id), as <code>captions/</code> has it.</p>")
+    return section("Flagged tokens", text + per_run(runs, top_flagged))
+
+
+def top_flagged(run: Run) -> str:
+    flagged = run.flagged
+    if flagged.empty:
+        return "<p>Step II flagged no token in this run.</p>"
+    counts = flagged.groupby("token").size().rename("count").reset_index()
+    counts = counts.sort_values(["count", "token"], ascending=[False, True], kind="stable").head(TOP_FLAGGED)
+    texts = pd.concat([run.captions[["sen_id", "caption"]],
+                       run.removed.loc[run.removed["sen_id"].notna(), ["sen_id", "caption"]]])
+    text_of = texts.drop_duplicates("sen_id").set_index("sen_id")["caption"]
+    rows = []
+    for row in counts.itertuples():
+        rows_of_token = flagged[flagged["token"] == row.token]
+        reason = most_common(rows_of_token["reason"])
+        candidate = most_common(rows_of_token["candidate"].dropna())
+        example_id = deterministic_sample(rows_of_token.drop_duplicates("sen_id"), "sen_id", 1)["sen_id"].iloc[0]
+        example = text_of.get(example_id)
+        shown = marked_token(example, row.token) if isinstance(example, str) else "<i>(no caption)</i>"
+        rows.append(f"<tr><td><code>{esc(row.token)}</code></td><td class='num'>{row.count:,}</td>"
+                    f"<td>{esc(candidate) if candidate is not None else '–'}</td><td class='why'>{esc(reason)}</td>"
+                    f"<td><span class='id'>{example_id}</span> {shown}</td></tr>")
+    return (f"<table class='flagged' id='flagged-tokens'><caption>{len(flagged):,} tokens flagged, "
+            f"{flagged['token'].nunique():,} distinct</caption><thead><tr><th>token</th><th class='num'>times</th>"
+            "<th>best candidate</th><th>reason</th><th>example caption</th></tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table>")
+
+
+def most_common(values: pd.Series):
+    """The most frequent value (the first in sorted order on ties), None if there is none."""
+    if values.empty:
+        return None
+    counts = values.value_counts()
+    return sorted(counts[counts == counts.max()].index)[0]
+
+
+def marked_token(caption: str, token: str) -> str:
+    """The caption, escaped, with each word equal to `token` in <mark>."""
+    return " ".join(f"<mark>{esc(word)}</mark>" if word == token else esc(word) for word in caption.split(" "))
+
+
+# --- British spellings ------------------------------------------------------------------------------
+
+# How a British spelling becomes the American one: (pattern on the British word, replacement).
+# A correction of the `british` rule is a British spelling only when these rewrite its
+# original into its replacement; the paper's list, which the default one keeps, also maps
+# plain typos (vedio -> video), and those are not British.
+BRITISH_PATTERNS = [
+    (re.compile(r"(?<=[a-z]{2})our"), "or"),                                  # colour, behaviour, favourite
+    (re.compile(r"(?<=[^aeiou])re(?=[sd]?$)"), "er"),                        # centre, theatres, metre
+    (re.compile(r"(?<=[aeiou])ll(?=(?:ing|ed|er|ers)$)"), "l"),              # travelling, labelled
+    (re.compile(r"(?<=[a-z]{3})is(?=(?:e|es|ed|ing|ation|ations|er|ers)$)"), "iz"),  # organise(d), criticising
+    (re.compile(r"ys(?=(?:e|es|ed|ing)$)"), "yz"),                            # analyse
+    (re.compile(r"ogue(?=s?$)"), "og"),                                       # catalogue
+    (re.compile(r"^(def|off|lic|pret)ence(?=s?$)"), r"\1ense"),           # defence, licence
+    (re.compile(r"^practis"), "practic"),                                     # practise, practising
+    (re.compile(r"^grey"), "gray"), (re.compile(r"^tyre"), "tire"), (re.compile(r"^chilli"), "chili"),
+    (re.compile(r"^doughnut"), "donut"), (re.compile(r"^moustache"), "mustache"), (re.compile(r"^maths$"), "math"),
+    (re.compile(r"^mum(?=s?$)"), "mom"), (re.compile(r"^aluminium$"), "aluminum"), (re.compile(r"^programme"), "program"),
+    (re.compile(r"^aeroplane"), "airplane"), (re.compile(r"^plough"), "plow"), (re.compile(r"^pyjama"), "pajama"),
+    (re.compile(r"^jewellery$"), "jewelry"), (re.compile(r"^cheque"), "check"), (re.compile(r"^specialit(?=(?:y|ies)$)"), "specialt"),
+    (re.compile(r"^mould"), "mold"), (re.compile(r"^sceptic"), "skeptic"), (re.compile(r"^ageing$"), "aging"),
+    (re.compile(r"judgement"), "judgment"), (re.compile(r"^cosy$"), "cozy"), (re.compile(r"^kerb"), "curb"),
+]
+
+
+def is_british_spelling(original: str, replacement: str, rewrites: int = 3) -> bool:
+    """Whether British-to-American rewrites (at most `rewrites` of them) turn `original` into `replacement`."""
+    forms = {original.lower()}
+    target = replacement.lower()
+    for _ in range(rewrites):
+        forms |= {pattern.sub(american, form) for form in forms for pattern, american in BRITISH_PATTERNS}
+        if target in forms:
+            return True
+    return False
+
+
+# --- Near-duplicates by similarity -------------------------------------------------------------------
+
+def dedup_threshold(run: Run):
+    """The similarity threshold s the run's step III used, as its removal reasons give it (None if none does)."""
+    values = run.removed.loc[run.removed["step"] == "dedup", "reason"].str.extract(r"\bs=([0-9.]+)")[0].dropna()
+    return float(most_common(values)) if len(values) else None
+
+
+def near_duplicates(run: Run) -> pd.DataFrame:
+    """The captions step III removed, each with the caption it was compared with and their similarity.
+
+    The similarity is the one step III recorded in the reason (to the caption that opened the
+    group, which the reason names after the caption kept). A removed caption that opened its group has none recorded:
+    its similarity is computed, with the run's edit threshold, to the caption kept for the group.
+    Columns: sen_id, video_id, caption, reason, other_id, other, kept (whether `other` is the
+    caption kept), similarity, computed.
+    """
+    dups = run.removed[run.removed["step"] == "dedup"].copy()
+    if dups.empty:
+        return dups.assign(other_id=[], other=[], kept=[], similarity=[], computed=[])
+    texts = pd.concat([run.captions[["sen_id", "caption"]],
+                       run.removed.loc[run.removed["sen_id"].notna(), ["sen_id", "caption"]]])
+    text_of = texts.drop_duplicates("sen_id").set_index("sen_id")["caption"]
+    recorded = dups["reason"].str.extract(r"similarity ([0-9.]+)")[0].astype(float)
+    # The caption the recorded similarity is to: the group's opener (transforms/dedup.removal_reason).
+    named = pd.to_numeric(dups["reason"].str.extract(r"to the group's opener, sen_id (\d+)")[0]).astype("Int64")
+    edit_threshold = dups["reason"].str.extract(r"\be=(\d+)")[0].fillna("0").astype(int)
+    other_id = named.where(named.notna() & recorded.notna(), dups["kept_sen_id"])
+    dups["other_id"] = other_id
+    dups["other"] = [text_of.get(other) if pd.notna(other) else None for other in other_id]
+    dups["kept"] = (other_id == dups["kept_sen_id"]).fillna(False).astype(bool)
+    computed = [caption_similarity(text, other, edit) if isinstance(text, str) and isinstance(other, str) else np.nan
+                for text, other, edit in zip(dups["caption"], dups["other"], edit_threshold)]
+    dups["computed"] = recorded.isna()
+    dups["similarity"] = recorded.where(recorded.notna(), pd.Series(computed, index=dups.index)).round(3)
+    return dups
+
+
+def spread_examples(dups: pd.DataFrame, threshold, size: int = DUPLICATE_EXAMPLES) -> pd.DataFrame:
+    """Up to `size` rows spread over the similarity range, lowest (nearest the threshold) first.
+
+    The targets are `size` similarities evenly spaced from the threshold (the lowest similarity
+    if none is known) to 1; each takes the unused row closest to it, ties to the smallest SHA-1
+    of its sen_id, so every rendering picks the same rows.
+    """
+    rows = dups[dups["similarity"].notna()]
+    if rows.empty:
+        return rows
+    low = threshold if threshold is not None else float(rows["similarity"].min())
+    keys = rows["sen_id"].map(lambda sen_id: hashlib.sha1(str(sen_id).encode()).hexdigest())
+    rows = rows.assign(_key=keys)
+    chosen = []
+    for target in np.linspace(low, 1.0, size):
+        left = rows.drop(index=chosen)
+        if left.empty:
+            break
+        distance = (left["similarity"] - target).abs().round(6)
+        chosen.append(left.assign(_distance=distance).sort_values(["_distance", "_key"]).index[0])
+    return rows.loc[chosen].sort_values(["similarity", "_key"]).drop(columns="_key")
+
+
+def similarity_bands(dups: pd.DataFrame, threshold) -> list[tuple[str, int]]:
+    """(band, removed captions) over the similarity range: bands of SIMILARITY_BAND, exact copies apart."""
+    values = dups["similarity"].dropna()
+    if values.empty:
+        return []
+    low = threshold if threshold is not None else float(values.min())
+    edges = np.linspace(low, 1.0, max(1, round((1.0 - low) / SIMILARITY_BAND)) + 1)
+    bands = []
+    for start, end in zip(edges[:-1], edges[1:]):
+        count = int(((values >= start - 1e-9) & (values < end - 1e-9)).sum())
+        bands.append((f"{start:.3f} – {end:.3f}", count))
+    bands.append(("1.000 (same words)", int((values >= 1.0 - 1e-9).sum())))
+    return bands
+
+
 # --- The page -----------------------------------------------------------------------------------
 
 def render_page(runs: list[Run], report_dir: pathlib.Path) -> str:
@@ -194,9 +476,11 @@ def render_page(runs: list[Run], report_dir: pathlib.Path) -> str:
     sections = [
         header_section(runs, report_dir),
         counts_section(runs),
+        vocabulary_section(runs),
         steps_section(runs),
         lengths_section(runs),
         corrections_section(runs),
+        flagged_section(runs),
         examples_section(runs),
         duplicates_section(runs),
         removed_section(runs),
@@ -212,6 +496,8 @@ def header_section(runs: list[Run], report_dir: pathlib.Path) -> str:
         ("folder", [f"<code>{esc(shown_folder(run))}</code>" for run in runs]),
         ("profile", [esc(run.stats.get("profile", "?")) for run in runs]),
         ("steps run", [esc(", ".join(steps_run(run.stats))) for run in runs]),
+        ("made by", [esc(made_by(run)) for run in runs]),
+        ("videos", [esc(videos_read(run)) for run in runs]),
         ("validation", [validation_summary(run, report_dir) for run in runs]),
     ]
     head = ""
@@ -223,6 +509,24 @@ def header_section(runs: list[Run], report_dir: pathlib.Path) -> str:
             f"<p class='lead'>What the cleaning did to the captions, {what}. Figures come from each "
             f"run's <code>stats.json</code>, examples from its Parquet tables.</p>"
             f"<table class='header'>{head}<tbody>{body}</tbody></table>")
+
+
+def made_by(run: Run) -> str:
+    """capclean's version and commit, from the run's manifest."""
+    made = (run.manifest or {}).get("capclean")
+    if not made:
+        return "not recorded (no manifest.json)"
+    commit = f", commit {made['commit'][:12]}" if made.get("commit") else ""
+    return f"capclean {made.get('version', '?')}{commit}"
+
+
+def videos_read(run: Run) -> str:
+    """All the input's videos, or (a --limit run) which of them."""
+    limit = run.stats.get("limit") or {}
+    if run.stats.get("partial"):
+        return (f"partial output: the first {limit.get('videos')} of {limit.get('videos_in_input')} videos "
+                "(--limit)")
+    return "all the input's videos"
 
 
 def counts_section(runs: list[Run]) -> str:
@@ -257,23 +561,29 @@ def steps_section(runs: list[Run]) -> str:
 
 
 def other_figures_table(runs: list[Run], steps: list[str]) -> str:
-    """Every figure of stats.json's steps beyond Table 3's four, so new ones show without code changes."""
+    """Every figure of stats.json's steps beyond Table 3's four, named (FIGURE_LABELS), so new ones show
+    without code changes; those another section shows (corrections by rule, flagged, recheck) are left out."""
     main = {figure for figure, _ in STEP_FIGURES}
     rows = []
     for step in steps:
         names = set()
         for run in runs:
-            names |= {name for name in flatten(step_figures(run, step) or {}) if name not in main}
-        rows += [f"{step}: {name}" for name in sorted(names)]
+            names |= {name for name in flatten(step_figures(run, step) or {})
+                      if name not in main and not name.startswith(SHOWN_ELSEWHERE)}
+        # A figure that is zero (or absent) in every run says nothing: it is left out.
+        rows += [(step, name) for name in sorted(names)
+                 if any((flatten(step_figures(run, step) or {}).get(name) or 0) != 0 for run in runs)]
     if not rows:
         return ""
+    keys = {f"{step}: {figure_label(name)}": (step, name) for step, name in rows}
 
     def value(run, row, _column):
-        step, name = row.split(": ", 1)
+        step, name = keys[row]
         figures = step_figures(run, step)
         return None if figures is None else flatten(figures).get(name)
 
-    return "<h3>Other figures of the steps</h3>" + comparison_table("step: figure", rows, [("value", "value")], runs, value)
+    return "<h3>Other figures of the steps</h3><p class='note'>Those that are not zero.</p>" + comparison_table("step: figure", list(keys), [("value", "value")],
+                                                                     runs, value, table_id="other-figures")
 
 
 def flatten(figures: dict, prefix: str = "") -> dict:
@@ -354,6 +664,8 @@ def length_histogram(series, limits: dict) -> str:
 
 
 FLAGGED_ROW = "flagged, unchanged"
+# The corrections of the british rule's list that are not British spellings (typos the list maps).
+NOT_BRITISH = "british rule, not British spellings"
 
 
 def corrections_section(runs: list[Run]) -> str:
@@ -378,7 +690,10 @@ def corrections_section(runs: list[Run]) -> str:
             "the default profile's corpus-ranked correction, <i>plural_in_context</i> its reading of a run-together "
             "possessive as a plural, <i>clip</i> a correction to the one close word the clip's other captions write, "
             "<i>dropped_g</i> an -ing word written without its g, and <i>misspelling_list</i> the one correction a "
-            "list of common English misspellings gives a token the corpus could not settle (README).</p>")
+            "list of common English misspellings gives a token the corpus could not settle (README). The "
+            "<i>british</i> rule's list (the paper's, kept by the default profile) also maps typos (<i>vedio</i> → "
+            "<i>video</i>): its table below shows the British spellings only, and the typos apart, as "
+            f"<i>{NOT_BRITISH}</i>.</p>")
     return section("Spelling corrections", by_rule + text + recheck_note(runs) + per_run(runs, top_corrections))
 
 
@@ -400,6 +715,11 @@ def top_corrections(run: Run) -> str:
     if run.corrections.empty:
         return "<p>No spelling corrections in this run.</p>"
     counts = (run.corrections.groupby(["rule", "original", "replacement"]).size().rename("count").reset_index())
+    # The british rule's list holds typos too: only its British spellings are shown as british.
+    british = counts["rule"] == "british"
+    typos = british & ~pd.Series([is_british_spelling(original, replacement) for original, replacement
+                                  in zip(counts["original"], counts["replacement"])], index=counts.index, dtype=bool)
+    counts.loc[typos, "rule"] = NOT_BRITISH
     rule_totals = counts.groupby("rule")["count"].sum().sort_values(ascending=False, kind="stable")
     tables = []
     for rule, total in rule_totals.items():
@@ -471,9 +791,13 @@ def duplicates_section(runs: list[Run]) -> str:
     if not any(len(sizes) for sizes in groups):
         return section("Near-duplicate groups", "<p>No near-duplicates were removed.</p>")
     text = (f"<p class='note'>Each group is the caption kept for it (the longest) and the near-duplicates of the "
-            f"same video removed in its favour. {DUPLICATE_GROUPS_SHOWN} groups are shown, the same on every "
-            "rendering (smallest SHA-1 of the kept sen_id).</p>")
-    return section("Near-duplicate groups", group_size_plot(runs, groups) + text + per_run(runs, duplicate_groups))
+            f"same video removed in its favour. Below, the removed captions by their similarity, then "
+            f"{DUPLICATE_EXAMPLES} of them spread over the similarity range, nearest the threshold first (the same "
+            "on every rendering). Each is shown against the caption it was compared with: the one its reason "
+            "names, with the similarity step III recorded; a removed caption that opened its group is compared "
+            "with the caption kept, its similarity computed (marked *). Words only in the removed caption are "
+            "<del>struck</del>, words only in the other <ins>marked</ins>.</p>")
+    return section("Near-duplicate groups", group_size_plot(runs, groups) + text + per_run(runs, duplicate_examples))
 
 
 def duplicate_group_sizes(run: Run) -> pd.Series:
@@ -506,25 +830,30 @@ def group_size_plot(runs: list[Run], groups: list[pd.Series]) -> str:
     return embed_figure(fig, "Bar chart of near-duplicate group sizes")
 
 
-def duplicate_groups(run: Run) -> str:
-    dups = run.removed[run.removed["step"] == "dedup"]
+def duplicate_examples(run: Run) -> str:
+    dups = near_duplicates(run)
     if dups.empty:
         return "<p>No near-duplicates were removed in this run.</p>"
-    kept_ids = deterministic_sample(pd.DataFrame({"kept_sen_id": dups["kept_sen_id"].dropna().unique()}),
-                                    "kept_sen_id", DUPLICATE_GROUPS_SHOWN)["kept_sen_id"]
-    kept_text = run.captions.set_index("sen_id")["caption"]
+    threshold = dedup_threshold(run)
+    bands = similarity_bands(dups, threshold)
+    band_rows = "".join(f"<tr><td>{esc(band)}</td><td class='num'>{count:,}</td></tr>" for band, count in bands)
+    threshold_text = f"threshold s = {threshold:g}" if threshold is not None else "threshold unknown"
     rows = []
-    for kept_id in kept_ids:
-        members = dups[dups["kept_sen_id"] == kept_id].sort_values("sen_id")
-        video = members["video_id"].iloc[0]
-        caption = kept_text.get(kept_id)
-        shown = esc(caption) if isinstance(caption, str) else "<i>(not in captions/)</i>"
-        rows.append(f"<tr class='group'><th colspan='2'>{esc(video)}: {len(members) + 1} captions</th></tr>"
-                    f"<tr class='kept'><td class='id'>{kept_id}</td><td>{shown} <span class='tag'>kept</span></td></tr>")
-        rows += [f"<tr><td class='id'>{row.sen_id}</td><td>{esc(row.caption)}<div class='why'>{esc(row.reason)}</div>"
-                 f"</td></tr>" for row in members.itertuples()]
-    return (f"<table class='groups'><thead><tr><th>sen_id</th><th>caption, and why it was removed</th></tr>"
-            f"</thead><tbody>{''.join(rows)}</tbody></table>")
+    for row in spread_examples(dups, threshold).itertuples():
+        other = row.other if isinstance(row.other, str) else ""
+        removed_text, other_text = highlight_changes(row.caption, other) if other else (esc(row.caption), "")
+        tag = " <span class='tag'>kept</span>" if row.kept else ""
+        mark = "*" if row.computed else ""
+        rows.append(f"<tr><td class='num sim'>{row.similarity:.3f}{mark}</td><td class='id'>{row.sen_id}<br>"
+                    f"{'' if pd.isna(row.other_id) else row.other_id}</td><td><div class='before'>{removed_text}</div>"
+                    f"<div class='after'>{other_text or '<i>(not found)</i>'}{tag}</div>"
+                    f"<div class='why'>{esc(row.video_id)}: {esc(row.reason)}</div></td></tr>")
+    return (f"<table class='figures bands' id='similarity-bands'><caption>removed near-duplicates by similarity "
+            f"({threshold_text})</caption><thead><tr><th>similarity</th><th class='num'>captions</th></tr></thead>"
+            f"<tbody>{band_rows}</tbody></table>"
+            f"<table class='groups' id='near-duplicates'><thead><tr><th class='num'>similarity</th><th>sen_id</th>"
+            f"<th>removed caption, then the caption it was compared with</th></tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table>")
 
 
 def removed_section(runs: list[Run]) -> str:
@@ -592,9 +921,32 @@ def validation_section(runs: list[Run], report_dir: pathlib.Path) -> str:
         listed = "".join(f"<li>{esc(failure)}</li>" for failure in failures)
         items.append(f"<li><b>{esc(run.label)}</b>: {validation_summary(run, report_dir)}"
                      f"{f'<ul>{listed}</ul>' if listed else ''}</li>")
-    text = ("<p class='note'>The Great Expectations Data Docs of a run list every expectation checked on its "
-            "written tables, with the observed values.</p>")
-    return section("Validation", f"<ul class='validation'>{''.join(items)}</ul>" + text)
+    text = ("<p class='note'>Every expectation Great Expectations checked on the written tables, with what it "
+            "observed (<code>validation/result.json</code>). The Data Docs (<code>validation/index.html</code>) "
+            "show the same, and GX's own page of each suite; they load nothing from the internet.</p>")
+    return section("Validation", f"<ul class='validation'>{''.join(items)}</ul>" + text
+                   + per_run(runs, expectation_table))
+
+
+def expectation_table(run: Run) -> str:
+    """The run's expectations, by suite: failed ones open, each suite folded with its count."""
+    records = (run.validation or {}).get("expectations")
+    if not records:
+        return "<p>This run's validation result lists no expectations (a run made before capclean recorded them).</p>"
+    parts = []
+    for suite in dict.fromkeys(record["suite"] for record in records):
+        rows = [record for record in records if record["suite"] == suite]
+        passed = sum(bool(record["success"]) for record in rows)
+        body = "".join(
+            f"<tr><td>{'<span class=pass>passed</span>' if record['success'] else '<span class=fail>FAILED</span>'}"
+            f"</td><td><code>{esc(record['expectation'])}</code></td><td class='observed'>{esc(record['observed'])}"
+            f"</td></tr>" for record in rows)
+        opened = " open" if passed < len(rows) else ""
+        parts.append(f"<details{opened}><summary>{esc(suite)}: {passed} of {len(rows)} passed</summary>"
+                     f"<table class='expectations'><thead><tr><th>result</th><th>expectation</th><th>observed</th>"
+                     f"</tr></thead><tbody>{body}</tbody></table></details>")
+    failed = sum(not record["success"] for record in records)
+    return f"<p>{len(records)} expectations, {failed} failed.</p>" + "".join(parts)
 
 
 def validation_summary(run: Run, report_dir: pathlib.Path) -> str:
@@ -741,6 +1093,15 @@ tr.kept td { font-weight: 600; }
 .why { color: #666; font-size: 0.8em; }
 img.plot { max-width: 100%; display: block; margin: 0.5em 0; }
 .pass { color: #0f5a0f; font-weight: 600; }
+td.sim { font-weight: 600; white-space: nowrap; }
+mark { background: #ffe28a; }
+span.id { color: #777; font-size: 0.85em; }
+td.barcell { width: 170px; }
+span.bar { display: inline-block; height: 0.8em; }
+span.bar.before { background: #a0a0a0; }
+span.bar.after { background: #1f5fa8; }
+details summary { cursor: pointer; color: #1f5fa8; }
+td.observed { color: #444; font-size: 0.9em; }
 .fail { color: #a11; font-weight: 600; }
 ul.validation li { margin: 0.3em 0; }
 """

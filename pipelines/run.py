@@ -118,8 +118,9 @@ def runner_resources(beam_args):
         yield list(beam_args) + [f"--dask_client_address={cluster.scheduler_address}"]
 
 
-def run_and_wait(pipeline: beam.Pipeline) -> None:
-    """Run the pipeline and wait for it; close the DaskRunner's client, which Beam leaves open."""
+def run_and_wait(pipeline: beam.Pipeline):
+    """Run the pipeline and wait for it; close the DaskRunner's client, which Beam leaves open.
+    Returns the finished pipeline's result (its metrics time the stages for the run manifest)."""
     result = pipeline.run()
     try:
         result.wait_until_finish()
@@ -127,20 +128,25 @@ def run_and_wait(pipeline: beam.Pipeline) -> None:
         client = getattr(result, "client", None)
         if client is not None:
             client.close()
+    return result
 
 
-def build_and_run(beam_args, build) -> None:
-    """A pipeline on the runner the Beam options name, `build(pipeline)` to add the transforms, run to the end."""
+def build_and_run(beam_args, build):
+    """A pipeline on the runner the Beam options name, `build(pipeline)` to add the transforms, run to the end;
+    returns the pipeline's result."""
     with runner_resources(beam_args) as runner_args, progress_lines():
         pipeline = make_pipeline(runner_args)
         build(pipeline)
-        run_and_wait(pipeline)
+        return run_and_wait(pipeline)
 
 
-def run_pipeline(input_path: str, output_dir: str, config, beam_args) -> None:
+def run_pipeline(input_path: str, output_dir: str, config, beam_args, limit: int | None = None,
+                 metadata: dict | None = None):
+    """The cleaning of `input_path` into `output_dir`; returns the pipeline's result."""
     sources = find_annotation_files(input_path, config.input.size_limits)
     for name in missing_msrvtt_files(sources):
         log.warning("warning: %s is not in %s: the output will have no videos of its splits", name, input_path)
     # A file that cannot be parsed stops the run on the worker that reads it: its one line
     # reaches the command line through the runner's wrapping (cli.worker_errors_as_one_line).
-    build_and_run(beam_args, lambda pipeline: build_cleaning(pipeline, sources, output_dir, config))
+    return build_and_run(beam_args, lambda pipeline: build_cleaning(pipeline, sources, output_dir, config, limit,
+                                                                    metadata))

@@ -77,8 +77,8 @@ def plot_sweep(rows, path):
     plt.close(figure)
 
 
-def build_sweep(pipeline, sources, output_dir, config, grid):
-    batches, _ = read_and_correct(pipeline, sources, config)
+def build_sweep(pipeline, sources, output_dir, config, grid, limit=None):
+    batches, _ = read_and_correct(pipeline, sources, config, limit=limit)
     order = {point: rank for rank, point in enumerate(grid)}
     return (
         batches

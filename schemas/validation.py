@@ -10,20 +10,30 @@ from them, for checks that need a computed column or two tables at once:
   split's videos can be checked against that split's range;
 - `edit_changes`: edits with a `changed` column (before != after);
 - `conservation`: every captions row and every removed row, so that no
-  caption is lost or counted twice.
+  caption is lost or counted twice;
+- `near_duplicate_keepers`: the near-duplicate rows of removed with a column
+  saying whether their `kept_sen_id` is in captions, so that every removal
+  names a caption that stands for its group in the output.
 
 Each failed expectation becomes one short line naming the table, the
-expectation and a few offending rows. With `docs_dir`, GX also writes its
-Data Docs (a static HTML site, index at docs_dir/index.html).
+expectation and a few offending rows; every expectation, passed or not, also
+becomes one record (table, expectation, success, observed value). With
+`docs_dir`, GX also writes its Data Docs (a static HTML site). GX's pages load
+their styling and scripts from CDNs, and its index page fills its tables with
+those scripts, so offline it is a bare, empty page: capclean takes those loads
+out of every page, gives the pages a plain inline style, and writes the index
+itself from the records (docs_dir/index.html), so that the site reads offline.
 
 Great Expectations takes seconds to import, so it is imported inside the
 functions that use it: importing this module stays cheap.
 """
 from __future__ import annotations
 
+import html
 import logging
 import os
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -102,6 +112,8 @@ class ValidationResult:
     expectations_checked: int = 0
     # The Data Docs index page, when they were built.
     docs_index: str | None = None
+    # One record per expectation that ran, in suite order (see expectation_record).
+    expectations: list[dict] = field(default_factory=list)
 
     def summary(self) -> str:
         verdict = "passed" if self.success else f"FAILED ({plural(len(self.failures), 'failure')})"
@@ -152,12 +164,16 @@ def validate_output(
         if not result.success:
             failures.append(failure_line(check, result, frames))
     failures += not_checked
+    records = [expectation_record(check, result) for check, result in results]
+    if docs_dir:
+        make_docs_offline(Path(docs_dir), records, failures)
 
     return ValidationResult(
         success=not failures,
         failures=failures,
         expectations_checked=len(results),
         docs_index=str(Path(docs_dir, "index.html")) if docs_dir else None,
+        expectations=records,
     )
 
 
@@ -263,7 +279,7 @@ def runon_expectations() -> list[Any]:
 
     return contract_expectations(TABLES["runon"]) + [
         gxe.ExpectColumnValuesToBeUnique(column="sen_id"),
-        gxe.ExpectColumnValuesToBeInSet(column="policy", value_set=["first", "separate", "whole"]),
+        gxe.ExpectColumnValuesToBeInSet(column="policy", value_set=["first", "separate", "whole", "merge"]),
     ]
 
 
@@ -314,6 +330,13 @@ def derived_table_checks(
     else:
         checks.append(conservation_check(
             frames["captions"], frames["removed"], expected.input_records, added_sen_ids(frames["runon"])))
+
+    missing = (missing_columns(frames, "captions", ["sen_id"])
+               or missing_columns(frames, "removed", ["sen_id", "step", "kept_sen_id"]))
+    if missing:
+        not_checked.append(f"near_duplicate_keepers: not checked, {missing}")
+    else:
+        checks.append(keepers_check(frames["captions"], frames["removed"]))
 
     return checks, not_checked
 
@@ -407,6 +430,20 @@ def conservation_check(
     return TableCheck("conservation", frame, expectations, id_columns=["table", "sen_id"])
 
 
+def keepers_check(captions: pd.DataFrame, removed: pd.DataFrame) -> TableCheck:
+    """Every near-duplicate row's `kept_sen_id` is a caption of captions/: the caption that stands
+    for its group, not one removed in turn (a chain step III's later passes left unresolved)."""
+    gxe = great_expectations().expectations
+
+    # A null kept_sen_id fails removed's own expectation; it is not counted twice here.
+    named = (removed["step"] == "dedup") & removed["kept_sen_id"].notna()
+    frame = removed.loc[named, ["sen_id", "kept_sen_id"]].copy()
+    frame["kept_in_captions"] = frame["kept_sen_id"].isin(set(captions["sen_id"].dropna())).astype(bool)
+    expectations = [gxe.ExpectColumnValuesToBeInSet(column="kept_in_captions", value_set=[True])]
+    return TableCheck("near_duplicate_keepers", frame.reset_index(drop=True), expectations,
+                      id_columns=["sen_id", "kept_sen_id"])
+
+
 # --- Running GX ---------------------------------------------------------------
 
 def run_suites(checks: list[TableCheck], docs_dir: str | None) -> list[tuple[TableCheck, Any]]:
@@ -473,6 +510,143 @@ def offline_context(docs_dir: str | None):
             "site_index_builder": {"class_name": "DefaultSiteIndexBuilder"},
         })
     return context
+
+
+# --- Every expectation as a record, and Data Docs that read offline -----------
+
+def expectation_record(check: TableCheck, result: Any) -> dict:
+    """One expectation's outcome as plain JSON: what the index page, result.json and the report show.
+
+    {"suite": "capclean.captions", "table": "captions", "expectation":
+    "expect_column_values_to_be_unique(sen_id)", "success": true, "observed": "0 of 182,065 rows unexpected"}
+    """
+    return {
+        "suite": f"capclean.{check.name}",
+        "table": check.name,
+        "expectation": expectation_name(result.expectation_config),
+        "success": bool(result.success),
+        "observed": observed_text(result),
+    }
+
+
+# How long an observed value may be in a record (a column list is long enough).
+OBSERVED_CHARACTERS = 300
+
+
+def observed_text(result: Any) -> str:
+    """What GX observed, in words: the unexpected rows of a per-row expectation, else its observed value."""
+    error = raised_exception(result)
+    if error:
+        return f"could not run: {error}"
+    details = result.result or {}
+    if "unexpected_count" in details:
+        unexpected = details.get("unexpected_count") or 0
+        rows = details.get("element_count")
+        text = f"{unexpected:,} of {rows:,} rows unexpected" if rows is not None else f"{unexpected:,} rows unexpected"
+        examples = details.get("partial_unexpected_list") or []
+        if unexpected and examples:
+            text += f", e.g. {show(list(examples[:EXAMPLE_ROWS]))}"
+    else:
+        text = show(details.get("observed_value"))
+    return text if len(text) <= OBSERVED_CHARACTERS else text[:OBSERVED_CHARACTERS - 1] + "…"
+
+
+# Every stylesheet and script a GX page loads from the network, and every script (they all need
+# jQuery or Vega from a CDN; without them they only raise errors).
+REMOTE_LINK = re.compile(r"<link\b[^>]*\bhref\s*=\s*[\"']?\s*(?:https?:)?//[^>]*>", re.IGNORECASE)
+SCRIPT = re.compile(r"<script\b[^>]*>.*?</script\s*>", re.IGNORECASE | re.DOTALL)
+# A CSS url() or a src attribute (an image, a frame) that points at the network.
+REMOTE_CSS_URL = re.compile(r"url\(\s*[\"']?\s*(?:https?:)?//[^)]*\)", re.IGNORECASE)
+REMOTE_SRC = re.compile(r"\ssrc\s*=\s*(?:\"\s*(?:https?:)?//[^\"]*\"|'\s*(?:https?:)?//[^']*'|(?:https?:)?//[^\s>]*)",
+                        re.IGNORECASE)
+BODY_START = re.compile(r"<body\b[^>]*>", re.IGNORECASE)
+HEAD_END = re.compile(r"</head\s*>", re.IGNORECASE)
+
+# The plain style a GX page gets in place of Bootstrap's: readable tables, and the
+# success and failure marks that Font Awesome would draw as icons.
+OFFLINE_CSS = """
+body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif; color: #1d1d1d;
+       max-width: 1180px; margin: 16px auto; padding: 0 20px; }
+table { border-collapse: collapse; margin: 0.5em 0 1em; }
+th, td { border-bottom: 1px solid #e0e0e0; padding: 3px 10px; text-align: left; vertical-align: top; }
+thead th { border-bottom: 1.5px solid #333; }
+.capclean-notice { background: #fff6d6; border: 1px solid #e0c870; padding: 8px 12px; margin: 0 0 16px; }
+.fa-check-circle::before { content: "\\2714"; color: #0f5a0f; font-style: normal; font-weight: 600; }
+.fa-times::before { content: "\\2718"; color: #a11; font-style: normal; font-weight: 600; }
+.pass { color: #0f5a0f; font-weight: 600; }
+.fail { color: #a11; font-weight: 600; }
+code { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 0.9em; }
+td.observed { color: #444; font-size: 0.9em; word-break: break-word; }
+img:not([src]) { display: none; }  /* GX's logo, whose image was on the network */
+"""
+
+
+def make_docs_offline(docs_dir: Path, records: list[dict], failures: list[str]) -> None:
+    """Make the GX site in `docs_dir` load nothing from the network, and write its index page.
+
+    GX Core 1.x has no setting for local copies of Bootstrap, jQuery, Font Awesome and
+    Vega, and its index page fills its tables with those scripts. So each page loses its
+    remote stylesheets and its scripts and gets a plain inline style and a notice; its
+    content is static HTML and stays. The index page is capclean's: every expectation with
+    its result and observed value, linked to GX's page of each suite's result.
+    """
+    index = docs_dir / "index.html"
+    for page in sorted(docs_dir.rglob("*.html")):
+        if page == index:
+            continue
+        back = Path(os.path.relpath(index, page.parent)).as_posix()
+        page.write_text(offline_page(page.read_text(encoding="utf-8"), back), encoding="utf-8")
+    index.write_text(docs_index_page(docs_dir, records, failures), encoding="utf-8")
+
+
+def offline_page(page: str, index_link: str) -> str:
+    """A GX page without remote stylesheets or scripts, with the plain style and a notice linking the index."""
+    page = SCRIPT.sub("", REMOTE_LINK.sub("", page))
+    page = REMOTE_SRC.sub("", REMOTE_CSS_URL.sub("none", page))
+    notice = (f"<div class='capclean-notice'>This Great Expectations page loads nothing from the internet: "
+              f"capclean took out its stylesheets and scripts, which GX loads from CDNs, so it is plainly "
+              f"styled and its menus do not fold. <a href='{html.escape(index_link)}'>Every expectation and its "
+              f"result</a>.</div>")
+    page = HEAD_END.sub(lambda _: f"<style>{OFFLINE_CSS}</style></head>", page, count=1)
+    return BODY_START.sub(lambda match: match.group(0) + notice, page, count=1)
+
+
+def docs_index_page(docs_dir: Path, records: list[dict], failures: list[str]) -> str:
+    """capclean's index of the Data Docs: one table per suite, self-contained, no script."""
+    esc = html.escape
+    failed = [record for record in records if not record["success"]]
+    verdict = ("<span class='pass'>passed</span>" if not failures
+               else f"<span class='fail'>failed ({plural(len(failures), 'failure')})</span>")
+    parts = [f"<h1>capclean output validation: the table checks {verdict}</h1>",
+             f"<p>{plural(len(records), 'expectation')} checked by Great Expectations, {len(failed)} failed. "
+             "The same records are in <code>result.json</code> (<code>expectations</code>) and in the run's "
+             "<code>report.html</code>.</p>"]
+    if failures:
+        parts.append("<ul>" + "".join(f"<li class='fail'>{esc(line)}</li>" for line in failures) + "</ul>")
+    for suite in dict.fromkeys(record["suite"] for record in records):
+        rows = [record for record in records if record["suite"] == suite]
+        links = []
+        table = rows[0]["table"]
+        # One result page per suite, under a folder named by the time GX ran it.
+        results = sorted((docs_dir / "validations" / "capclean" / table).rglob("*.html"))
+        if results:
+            links.append(f"<a href='{esc(results[-1].relative_to(docs_dir).as_posix())}'>GX result page</a>")
+        definition = docs_dir / "expectations" / "capclean" / f"{table}.html"
+        if definition.is_file():
+            links.append(f"<a href='{esc(definition.relative_to(docs_dir).as_posix())}'>GX suite page</a>")
+        passed = sum(record["success"] for record in rows)
+        body = "".join(
+            f"<tr><td>{'<span class=pass>passed</span>' if record['success'] else '<span class=fail>FAILED</span>'}"
+            f"</td><td><code>{esc(record['expectation'])}</code></td>"
+            f"<td class='observed'>{esc(record['observed'])}</td></tr>" for record in rows)
+        parts.append(f"<h2 id='{esc(suite)}'>{esc(suite)}: {passed} of {len(rows)} passed</h2>"
+                     f"<p>{' · '.join(links)}</p>" if links else
+                     f"<h2 id='{esc(suite)}'>{esc(suite)}: {passed} of {len(rows)} passed</h2>")
+        parts.append("<table><thead><tr><th>result</th><th>expectation</th><th>observed</th></tr></thead>"
+                     f"<tbody>{body}</tbody></table>")
+    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            "<title>capclean output validation</title>\n"
+            f"<style>{OFFLINE_CSS}</style>\n</head>\n<body>\n" + "\n".join(parts) + "\n</body>\n</html>\n")
 
 
 # --- Turning a failed expectation into one line -------------------------------

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from devsets import read_tsv
 from devsets.runon import DEVSET, marked_boundaries
-from devsets.sample_runon import MSRVTT, train_split
+from devsets.sample_runon import MSRVTT, every_sentence, train_split
 from transforms.boundary_model import MODEL_DIR, first_piece_of_each_word
 
 SEED = 1
@@ -50,13 +50,14 @@ PRONOUN_FOR = {
 
 
 def train_split_captions(input_dir) -> tuple:
-    """({video_id: normalised train captions}, {sen_id: video_id}) from the MSR-VTT train/val zip."""
+    """({video_id: normalised train captions}, {sen_id: video_id of every split}) from the MSR-VTT zips."""
     from transforms.normalize import normalize_caption
 
     train, sentences = train_split(input_dir)
-    captions, video_of = {}, {}
+    captions = {}
+    # Every split's: since the fiftieth sample, the dev set holds captions of every split.
+    video_of = {sentence["sen_id"]: sentence["video_id"] for sentence in every_sentence(input_dir)}
     for sentence in sorted(sentences, key=lambda s: s["sen_id"]):
-        video_of[sentence["sen_id"]] = sentence["video_id"]
         if sentence["video_id"] in train:
             captions.setdefault(sentence["video_id"], []).append(normalize_caption(sentence["caption"])[0])
     return captions, video_of

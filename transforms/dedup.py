@@ -4,6 +4,13 @@ s(a, b) = 0.5 * (m / len(a) + m / len(b)), m the longest common subsequence of
 the two word lists, where two words are equal when their Levenshtein distance is
 at most e. Grouping is greedy in sen_id order; each group keeps its longest
 caption (in characters, the first on ties).
+
+A removed caption's row names the caption kept for its group (`kept_sen_id`, and
+the reason's "near-duplicate of sen_id K"). When step III runs more than once on
+a video (until_stable, again after step IV, in the recheck rounds), a caption
+kept in one pass can be removed in a later one; `name_final_keepers`, applied
+once to the whole lineage when it is written, hands such a group on to the
+caption that finally stands for it.
 """
 from dataclasses import dataclass, replace
 
@@ -145,7 +152,10 @@ def remove_near_duplicates(batch, edit_threshold: int, similarity_threshold: flo
     """Step III on one video. With `until_stable`, the grouping runs again on the kept captions
     until it removes nothing: greedy grouping is not transitive, so once a group's opener
     has gone, two captions it kept can still be near-duplicates of each other, and a
-    second cleaning of the output would remove them."""
+    second cleaning of the output would remove them.
+
+    Each removed row names the caption its pass kept; a later pass may remove that one
+    too, and `name_final_keepers` (at the end of the pipeline) names the caption that stays."""
     current, number = _remove_once(batch, edit_threshold, similarity_threshold, 1), 1
     while until_stable:
         number += 1
@@ -153,7 +163,33 @@ def remove_near_duplicates(batch, edit_threshold: int, similarity_threshold: flo
         if len(again.captions) == len(current.captions):
             break
         current = again
-    return replace(current, removed=_final_keepers(current.removed))
+    return current
+
+
+def stands_for(kept_id) -> str:
+    """The words of a reason that name the caption standing for the group."""
+    return f"sen_id {kept_id}, which stands for"
+
+
+# How a reason ends: the group keeps its longest caption (then, if handed on, why another stands for it).
+KEEPS_LONGEST = "the group keeps its longest caption"
+
+
+def removal_reason(kept_id, opener_id, similarity, removed_id, edit_threshold, similarity_threshold, number) -> str:
+    """Why step III removed `removed_id`: the caption kept for its group first, then how it was grouped."""
+    again = f"; pass {number}, on the captions earlier passes kept" if number > 1 else ""
+    settings = f"e={edit_threshold}, s={similarity_threshold}{again}"
+    if removed_id == opener_id:
+        return f"opened the near-duplicate group of {stands_for(kept_id)} it; {settings}; {KEEPS_LONGEST}"
+    return (f"near-duplicate of {stands_for(kept_id)} its group; similarity {similarity:.3f} to the group's opener, "
+            f"sen_id {opener_id}; {settings}; {KEEPS_LONGEST}")
+
+
+def handed_on(reason: str, kept_id, final_id) -> str:
+    """A reason written when `kept_id` was kept, once a later pass or stage removed it and `final_id` stands
+    for the group instead."""
+    return (reason.replace(stands_for(kept_id), stands_for(final_id), 1)
+            + f" (sen_id {kept_id}, kept at first, was removed later as a near-duplicate)")
 
 
 def _remove_once(batch, edit_threshold: int, similarity_threshold: float, number: int):
@@ -168,30 +204,41 @@ def _remove_once(batch, edit_threshold: int, similarity_threshold: float, number
             if index == kept:
                 continue
             caption = batch.captions[index]
-            if caption.sen_id == opener_id:
-                how = "opened a near-duplicate group"
-            else:
-                how = f"near-duplicate of sen_id {opener_id} (similarity {similarity:.3f})"
-            again = f"; pass {number}, on the captions earlier passes kept" if number > 1 else ""
-            reason = f"{how}; e={edit_threshold}, s={similarity_threshold}{again}; the group keeps its longest caption"
+            reason = removal_reason(kept_id, opener_id, similarity, caption.sen_id, edit_threshold,
+                                    similarity_threshold, number)
             removed.append(lineage.removed(batch, caption.sen_id, caption.text, STEP, reason, kept_sen_id=kept_id))
     captions = [caption for index, caption in enumerate(batch.captions) if index in keep]
     return replace(batch, captions=captions, removed=batch.removed + removed)
 
 
-def _final_keepers(rows: list) -> list:
-    """The video's removal rows with every near-duplicate's `kept_sen_id` pointing at a caption
-    that stays: a keeper that a later pass removed hands its group on to its own keeper."""
-    keeper_of = {row.sen_id: row.kept_sen_id for row in rows if row.step == STEP}
-    final = []
-    for row in rows:
-        if row.step == STEP:
-            kept = row.kept_sen_id
-            while kept in keeper_of:
-                kept = keeper_of[kept]
-            row = replace(row, kept_sen_id=kept)
-        final.append(row)
-    return final
+def final_keeper(kept_id, keeper_of: dict):
+    """Follow the chain of keepers (each removed later in favour of the next) to the caption that stays."""
+    seen = set()
+    while kept_id in keeper_of and kept_id not in seen:  # `seen`: a cycle cannot arise, but must not hang
+        seen.add(kept_id)
+        kept_id = keeper_of[kept_id]
+    return kept_id
+
+
+def name_final_keepers(batch):
+    """The video with every near-duplicate row naming the caption that stands for its group in the output.
+
+    Step III can run several times on a video (until_stable's passes, again after step IV, in
+    each recheck round): a caption kept in one pass (A removed in favour of B) can be removed
+    in a later one (B in favour of C). Every row of the chain then names C, in `kept_sen_id`
+    and in its reason. Run once, on the whole lineage, where it is written; the rows of the
+    other steps are left as they are.
+    """
+    keeper_of = {row.sen_id: row.kept_sen_id for row in batch.removed if row.step == STEP}
+    if not any(kept in keeper_of for kept in keeper_of.values()):
+        return batch  # no chain: nearly every video
+    rows = []
+    for row in batch.removed:
+        if row.step == STEP and row.kept_sen_id in keeper_of:
+            final = final_keeper(row.kept_sen_id, keeper_of)
+            row = replace(row, kept_sen_id=final, reason=handed_on(row.reason, row.kept_sen_id, final))
+        rows.append(row)
+    return replace(batch, removed=rows)
 
 
 def remove_near_duplicates_with(batch, settings: DedupSettings):

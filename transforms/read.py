@@ -6,6 +6,7 @@ inside a zip, parsed as a stream (transforms/annotation_stream.py). A file that
 cannot be read stops the run with one line naming it; a record that cannot be used
 goes to `removed/` with step "read" and a reason.
 """
+import re
 import unicodedata
 import zipfile
 from dataclasses import dataclass, field
@@ -315,6 +316,13 @@ def conflicting_records(video_id: str, first: dict, other: dict) -> str:
     differences = ", ".join(f"{key} {first[key]!r} and {other[key]!r}" for key in ("split", "category")
                             if first[key] != other[key])
     return f"video {video_id!r} has two different records in the video table ({differences})"
+
+
+def video_order(video_id: str) -> list:
+    """Sort key of video ids in natural order, video2 before video10: text parts as text, digit runs as numbers."""
+    # re.split with a captured group alternates text and digits, so equal positions hold equal types.
+    parts = re.split(r"(\d+)", video_id)
+    return [int(part) if index % 2 else part for index, part in enumerate(parts)]
 
 
 def usable_sen_id(sentence) -> Optional[int]:

@@ -23,7 +23,7 @@ from dataclasses import replace
 
 from transforms.corpus import corpus_aggregates
 from transforms.dedup import remove_near_duplicates_with
-from transforms.runon import LargestId, load_sentence_finder, split_some_captions
+from transforms.runon import LargestId, cut_by_runon, load_sentence_finder, split_some_captions
 from transforms.runon_prefilter import FINITE_VERBS, load_lexicon
 from transforms.spelling import Speller, WordLists, correct_video
 from transforms.step import Step
@@ -110,7 +110,7 @@ class RunonRespelled(Step):
 
     def aggregates(self) -> dict:
         # Above every id in the data now, including those step IV made: new ids stay unique.
-        return {"largest_id": LargestId()} if self.settings.policy == "separate" else {}
+        return {"largest_id": LargestId()} if self.settings.policy.uses("separate") else {}
 
     def setup(self):
         self._find = None  # loaded only if a changed caption must be split
@@ -122,7 +122,7 @@ class RunonRespelled(Step):
         if self._find is None:
             self._find = load_sentence_finder(self.settings, self._finite_verbs)
         split = split_some_captions(video, changed, self._find, self.settings, largest_id + 1)
-        if self._dedup is not None and len(split.edits) != len(video.edits):
+        if self._dedup is not None and cut_by_runon(split, since=len(video.edits)):
             split = remove_near_duplicates_with(split, self._dedup)  # a caption cut short may be a near-duplicate now
         return split
 

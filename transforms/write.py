@@ -14,7 +14,9 @@ import pyarrow.parquet as pq
 from pyarrow import fs
 
 from schemas.tables import TABLES
+from transforms.dedup import name_final_keepers
 from transforms.lineage import CaptionRow
+from transforms.timing import busy_timer
 
 
 def caption_rows(batch) -> list:
@@ -22,7 +24,12 @@ def caption_rows(batch) -> list:
 
 
 def rows_by_file(batch, sen_ids_per_file: int):
-    """((table, file number), rows) for every table row this batch holds."""
+    """((table, file number), rows) for every table row this batch holds.
+
+    The lineage is complete here, so this is where each near-duplicate row is made to name
+    the caption that stands for its group in the output (step III may have run on the
+    video several times, and removed in a later run a caption it kept in an earlier one)."""
+    batch = name_final_keepers(batch)
     tables = {
         "captions": caption_rows(batch),
         "removed": batch.removed,
@@ -64,9 +71,12 @@ def table_file_path(output_dir: str, table: str, number: int) -> str:
     return posixpath.join(output_dir, table, f"part-{number:0{FILE_NUMBER_DIGITS}d}.parquet")
 
 
-def write_table_file(rows: list, table: str, path: str, step_names: tuple = ()) -> int:
-    """Write rows (of transforms/lineage.py) as one Parquet file with the table's schema; return the row count."""
-    schema = TABLES[table]
+def write_table_file(rows: list, table: str, path: str, step_names: tuple = (), metadata: dict | None = None) -> int:
+    """Write rows (of transforms/lineage.py) as one Parquet file with the table's schema; return the row count.
+
+    `metadata`: the file's key-value metadata (the run's provenance, pipelines/manifest.py); the columns
+    are the schema's whatever it holds."""
+    schema = TABLES[table].with_metadata(metadata) if metadata else TABLES[table]
     rows = sorted(rows, key=sort_key(table, step_names))
     arrow_table = pa.Table.from_pydict({name: [getattr(row, name) for row in rows] for name in schema.names},
                                        schema=schema)
@@ -77,39 +87,44 @@ def write_table_file(rows: list, table: str, path: str, step_names: tuple = ()) 
 
 
 class WriteTableFilesFn(beam.DoFn):
-    def __init__(self, output_dir: str, step_names: tuple):
+    def __init__(self, output_dir: str, step_names: tuple, metadata: dict | None = None):
         self._output_dir = output_dir
         self._step_names = step_names
+        self._metadata = metadata
 
     def process(self, element):
         (table, number), row_groups = element
         rows = [row for group in row_groups for row in group]
         path = table_file_path(self._output_dir, table, number)
-        yield table, path, write_table_file(rows, table, path, self._step_names)
+        with busy_timer("write"):
+            written = write_table_file(rows, table, path, self._step_names, self._metadata)
+        yield table, path, written
 
 
 class WriteTables(beam.PTransform):
     """VideoBatch -> Parquet files of every table; outputs (table, path, rows) per file written.
 
-    `step_names`: the `step` values in pipeline order, by which rows of one caption are sorted."""
+    `step_names`: the `step` values in pipeline order, by which rows of one caption are sorted;
+    `metadata`: every file's key-value metadata."""
 
-    def __init__(self, output_dir: str, sen_ids_per_file: int, step_names: tuple):
+    def __init__(self, output_dir: str, sen_ids_per_file: int, step_names: tuple, metadata: dict | None = None):
         super().__init__()
         self._output_dir = output_dir
         self._sen_ids_per_file = sen_ids_per_file
         self._step_names = tuple(step_names)
+        self._metadata = metadata
 
     def expand(self, batches):
         return (
             batches
             | "RowsByFile" >> beam.FlatMap(rows_by_file, self._sen_ids_per_file)
             | "GroupByFile" >> beam.GroupByKey()
-            | "WriteFiles" >> beam.ParDo(WriteTableFilesFn(self._output_dir, self._step_names))
+            | "WriteFiles" >> beam.ParDo(WriteTableFilesFn(self._output_dir, self._step_names, self._metadata))
         )
 
 
-def write_empty_tables(output_dir: str, written_tables: set) -> None:
+def write_empty_tables(output_dir: str, written_tables: set, metadata: dict | None = None) -> None:
     """An empty file for each table that got no rows, so every table folder reads with its schema."""
     for table in TABLES:
         if table not in written_tables:
-            write_table_file([], table, table_file_path(output_dir, table, 0))
+            write_table_file([], table, table_file_path(output_dir, table, 0), metadata=metadata)

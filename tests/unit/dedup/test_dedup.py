@@ -8,6 +8,7 @@ from transforms.dedup import (
     caption_to_keep,
     common_words,
     group_near_duplicates,
+    name_final_keepers,
     remove_near_duplicates,
 )
 
@@ -63,7 +64,8 @@ def test_remove_near_duplicates_records_each_removal_with_the_kept_caption():
     assert len(result.removed) == 1
     row = result.removed[0]
     assert (row.sen_id, row.kept_sen_id, row.step) == (10, 11, "dedup")
-    assert "opened a near-duplicate group" in row.reason
+    assert row.reason == ("opened the near-duplicate group of sen_id 11, which stands for it; e=0, s=0.85; "
+                          "the group keeps its longest caption")
     assert [c.sen_id for c in batch.captions] == [10, 11, 12]  # the input is not mutated
 
 
@@ -112,7 +114,7 @@ def test_until_stable_removes_the_near_duplicates_a_single_greedy_pass_leaves():
     assert not any(caption_similarity(a, b) >= 0.85 for i, a in enumerate(kept) for b in kept[i + 1:])
     assert len(stable.captions) + len(stable.removed) == len(texts) and [c.sen_id for c in stable.captions] == [2]
     kept_ids = {c.sen_id for c in stable.captions}
-    assert all(row.kept_sen_id in kept_ids for row in stable.removed)
+    assert all(row.kept_sen_id in kept_ids for row in name_final_keepers(stable).removed)
     assert remove_near_duplicates(stable, 0, 0.85, until_stable=True).removed == stable.removed
 
 
@@ -130,3 +132,71 @@ def test_step_four_runs_step_three_again_only_on_the_videos_it_cut():
                                         "a girl is singing")])
     after = runon.process(cut)
     assert [c.sen_id for c in after.captions] == [0] and after.removed[0].kept_sen_id == 0
+
+
+def test_a_member_is_named_for_the_caption_kept_not_the_opener_it_was_compared_with():
+    # 0 opens the group and takes 1 and 2; the group keeps 2, the longest: 1's reason names 2 first.
+    texts = ["a man plays a guitar", "a man plays a guitar", "a man plays a red guitar"]
+    result = remove_near_duplicates(make_batch(texts), 0, 0.85)
+    reasons = {row.sen_id: (row.kept_sen_id, row.reason) for row in result.removed}
+    assert reasons[1] == (2, "near-duplicate of sen_id 2, which stands for its group; similarity 1.000 to the "
+                             "group's opener, sen_id 0; e=0, s=0.85; the group keeps its longest caption")
+    assert reasons[0][1].startswith("opened the near-duplicate group of sen_id 2, which stands for it;")
+
+
+def test_a_chain_of_keepers_names_the_caption_that_stays():
+    # Pass 1: 0 opens and takes 1 (0.9), not 2 (0.833); the group keeps 1, the longer.
+    # Pass 2: 1 and 2 are near-duplicates (0.917); the group keeps 2. So 0 was removed for 1,
+    # then 1 for 2: 0 must name 2.
+    texts = ["a man plays guitar", "a man plays a guitar", "a man plays a guitar now"]
+    stable = remove_near_duplicates(make_batch(texts), 0, 0.85, until_stable=True)
+    assert [c.sen_id for c in stable.captions] == [2]
+    assert {row.sen_id: row.kept_sen_id for row in stable.removed} == {0: 1, 1: 2}  # as each pass kept
+
+    named = name_final_keepers(stable)
+    rows = {row.sen_id: row for row in named.removed}
+    assert {sen_id: row.kept_sen_id for sen_id, row in rows.items()} == {0: 2, 1: 2}
+    assert rows[0].reason == ("opened the near-duplicate group of sen_id 2, which stands for it; e=0, s=0.85; "
+                              "the group keeps its longest caption (sen_id 1, kept at first, was removed later "
+                              "as a near-duplicate)")
+    assert rows[1].reason == stable.removed[1].reason  # named 2 already
+    assert name_final_keepers(named) == named  # once is enough
+
+
+def test_a_chain_across_stages_names_the_caption_that_stays():
+    # Step III removes A (0) for B (1); step IV then cuts B, which a later run of step III
+    # removes for C (2): A's row, written by the first run, must name C.
+    from transforms.lineage import RemovedRow
+    batch = make_batch(["a dog runs", "a dog runs fast", "a dog runs on the grass"])
+    first = remove_near_duplicates(batch, 0, 0.85)
+    assert [row.kept_sen_id for row in first.removed] == [1]
+    assert [c.sen_id for c in first.captions] == [1, 2]
+    # Step IV cuts B to a caption that is a near-duplicate of C, which is longer.
+    cut = replace(first, captions=[replace(first.captions[0], text="a dog runs on the"), first.captions[1]])
+    second = remove_near_duplicates(cut, 0, 0.85)
+    assert [(row.sen_id, row.kept_sen_id) for row in second.removed] == [(0, 1), (1, 2)]
+    other = RemovedRow(5, "video1", "train", "x", "normalize", "empty after normalize")
+    named = name_final_keepers(replace(second, removed=second.removed + [other]))
+    assert [(row.sen_id, row.kept_sen_id) for row in named.removed] == [(0, 2), (1, 2), (5, None)]
+    assert named.removed[0].reason == ("opened the near-duplicate group of sen_id 2, which stands for it; e=0, s=0.85; "
+                                       "the group keeps its longest caption (sen_id 1, kept at first, was removed "
+                                       "later as a near-duplicate)")
+    assert named.removed[2] == other  # other steps' rows as they were
+
+
+def test_removed_written_names_the_final_keepers(tmp_path, write_annotations):
+    """The whole pipeline (steps I and III, until_stable): removed/ names the caption that stays."""
+    import pyarrow.parquet as pq
+    from pipelines.cli import main
+
+    videos = [{"video_id": "video1", "split": "train", "category": 3}]
+    texts = ["a man plays guitar", "a man plays a guitar", "a man plays a guitar now", "a cat sleeps"]
+    sentences = [{"sen_id": number, "video_id": "video1", "caption": text} for number, text in enumerate(texts)]
+    folder = write_annotations(tmp_path / "in", videos, sentences)
+    output = tmp_path / "out"
+    assert main(["clean", "--input", str(folder), "--output", str(output), "--steps", "normalize,dedup"]) == 0
+    kept = set(pq.read_table(output / "captions")["sen_id"].to_pylist())
+    removed = pq.read_table(output / "removed").to_pylist()
+    assert kept == {2, 3}
+    assert [(row["sen_id"], row["kept_sen_id"]) for row in removed] == [(0, 2), (1, 2)]
+    assert all(row["reason"].split(", which stands for")[0].endswith("sen_id 2") for row in removed)

@@ -71,9 +71,12 @@ def duckdb_view(output, tmp_path):
 def datasets_view(output, tmp_path):
     loaded = datasets.load_dataset("parquet", data_dir=str(export_hf(str(output))), cache_dir=str(tmp_path))
     counts = {MSRVTT_SPLIT[hf_split]: loaded[hf_split].num_rows for hf_split in loaded}
-    # Every split has the same features; a Value's dtype is already in pyarrow's words.
+    # Every split has the same features; a Value's dtype is already in pyarrow's words. hf/ names
+    # MSR-VTT's categories: category is a class label (int64), the one type it does not share.
     types = {name: feature.dtype for name, feature in loaded["train"].features.items()}
-    return counts, types
+    assert isinstance(loaded["train"].features["category"], datasets.ClassLabel)
+    assert types.pop("category") == "int64"
+    return counts, {**types, "category": EXPECTED_TYPES["category"]}
 
 
 VIEWS = [pandas_view, pyarrow_view, polars_view, duckdb_view, datasets_view]

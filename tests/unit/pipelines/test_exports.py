@@ -20,6 +20,8 @@ from pycocotools.coco import COCO  # noqa: E402
 
 from pipelines.exports import (  # noqa: E402
     EXPORTS,
+    HF_SPLIT_NAMES,
+    MSRVTT_CATEGORIES,
     ExportError,
     export_coco,
     export_hf,
@@ -167,44 +169,97 @@ def load_hf(path, cache):
     return datasets.load_dataset("parquet", data_dir=str(path), cache_dir=str(cache))
 
 
-def test_hf_loads_as_train_validation_test_with_the_same_rows(run, tmp_path):
+def hf_rows_of(output, hf_split):
+    """The captions of one split as hf/ must hold them: `split` the hf split's name."""
+    split = {hf: msrvtt for msrvtt, hf in HF_SPLIT_NAMES.items()}[hf_split]
+    return [dict(row, split=hf_split) for row in caption_rows(output) if row["split"] == split]
+
+
+def assert_three_typed_splits(loaded, output):
+    """Exactly train, validation, test; each with the captions of its split, `split` saying its name,
+    and typed features: category a class label with MSR-VTT's 20 names."""
+    assert list(loaded) == ["train", "validation", "test"]
+    for hf_split in loaded:
+        split = loaded[hf_split]
+        assert split.to_list() == hf_rows_of(output, hf_split)
+        assert set(split["split"]) == {hf_split}
+        category = split.features["category"]
+        assert isinstance(category, datasets.ClassLabel) and category.num_classes == 20
+        assert category.names == list(MSRVTT_CATEGORIES)
+        assert category.int2str(3) == "sports/actions" and category.int2str(19) == "advertisement"
+        assert split.features == datasets.Features({
+            "video_id": datasets.Value("string"), "sen_id": datasets.Value("int64"),
+            "split": datasets.Value("string"), "category": datasets.ClassLabel(names=list(MSRVTT_CATEGORIES)),
+            "caption": datasets.Value("string")})
+
+
+def test_the_categories_are_msrvtts_twenty():
+    assert len(MSRVTT_CATEGORIES) == len(set(MSRVTT_CATEGORIES)) == 20
+    assert MSRVTT_CATEGORIES[0] == "music" and MSRVTT_CATEGORIES[10] == "howto"
+
+
+def test_hf_loads_as_train_validation_test_with_typed_features(run, tmp_path):
     _, output = run
     dest = export_hf(str(output), str(tmp_path / "hf"))
-    loaded = load_hf(dest, tmp_path / "cache")
-    assert list(loaded) == ["train", "validation", "test"]
-    for hf_split, split in (("train", "train"), ("validation", "validate"), ("test", "test")):
-        assert loaded[hf_split].to_list() == [row for row in caption_rows(output) if row["split"] == split]
-        assert loaded[hf_split].features == datasets.Features.from_arrow_schema(CAPTIONS)
+    assert_three_typed_splits(load_hf(dest, tmp_path / "cache"), output)
 
 
-def test_hf_files_carry_the_captions_schema_and_the_card_names_them(run, tmp_path):
+def test_hf_folder_loads_with_its_card_the_same_splits_and_features(run, tmp_path):
+    _, output = run
+    dest = export_hf(str(output), str(tmp_path / "hf"))
+    loaded = datasets.load_dataset(str(dest), cache_dir=str(tmp_path / "cache"))
+    assert_three_typed_splits(loaded, output)
+    # The card's dataset_info is read, not ignored: its split sizes are the loaded ones.
+    builder = datasets.load_dataset_builder(str(dest), cache_dir=str(tmp_path / "cache2"))
+    assert {name: info.num_examples for name, info in builder.info.splits.items()} == {
+        split: loaded[split].num_rows for split in loaded}
+    assert builder.info.features == loaded["train"].features
+
+
+def test_hf_card_names_splits_features_profile_and_licence(run, tmp_path):
     _, output = run
     dest = export_hf(str(output))
     assert dest == output / "hf"
     files = sorted(path.name for path in (dest / "data").iterdir())
     assert files == ["test-00000-of-00001.parquet", "train-00000-of-00001.parquet",
                      "validation-00000-of-00001.parquet"]
-    for name in files:
-        assert pq.read_schema(dest / "data" / name).equals(CAPTIONS)
     card = (dest / "README.md").read_text()
     header = yaml.safe_load(card.split("---\n")[1])
     paths = {entry["split"]: entry["path"] for entry in header["configs"][0]["data_files"]}
     assert paths == {"train": "data/train-*.parquet", "validation": "data/validation-*.parquet",
                      "test": "data/test-*.parquet"}
+    info = header["dataset_info"]
+    assert [feature["name"] for feature in info["features"]] == CAPTIONS.names
+    assert info["features"][3]["dtype"]["class_label"]["names"] == {str(n): name for n, name in
+                                                                    enumerate(MSRVTT_CATEGORIES)}
+    assert {split["name"]: split["num_examples"] for split in info["splits"]} == {
+        split: len(hf_rows_of(output, split)) for split in ("train", "validation", "test")}
+    assert header["license"] == "unknown" and "No licence for them\ncould be established" in card
     assert "Microsoft" in card and "| validation | validate |" in card
+    # The small run is the paper profile: the card says it reproduces the paper, and nothing else does.
+    assert "the `paper` profile, which reproduces the cleaning published by Chen et al." in card
+    assert 'data_files="captions/*.parquet")` gives one `train` split' in card
     assert ("Steps run: special characters, spelling, captions with characters outside the character set removed, "
             "near-duplicate captions of a video removed, "
             "run-on captions.") in card
 
 
-def test_hf_folder_loads_as_a_dataset_folder_with_its_card(run, tmp_path):
+def test_hf_card_says_the_default_profile_is_capcleans_own():
+    from pipelines.exports import dataset_card
+    card = dataset_card({"train": (3, 100)}, {"profile": "default", "steps_run": ["dedup"]})
+    assert "the `default` profile: capclean's own cleaning, not the published method" in card
+    assert "reproduces" not in card
+
+
+def test_hf_without_msrvtt_categories_keeps_the_number(run, tmp_path):
     _, output = run
-    dest = export_hf(str(output), str(tmp_path / "hf"))
-    loaded = datasets.load_dataset(str(dest), cache_dir=str(tmp_path / "cache"))
-    assert {split: loaded[split].num_rows for split in loaded} == {
-        "train": sum(row["split"] == "train" for row in caption_rows(output)),
-        "validation": sum(row["split"] == "validate" for row in caption_rows(output)),
-        "test": sum(row["split"] == "test" for row in caption_rows(output))}
+    other = tmp_path / "other"
+    (other / "captions").mkdir(parents=True)
+    rows = [dict(row, category=row["category"] + 40) for row in caption_rows(output)]
+    pq.write_table(pa.Table.from_pylist(rows, schema=CAPTIONS), other / "captions" / "part-0.parquet")
+    loaded = load_hf(export_hf(str(other)), tmp_path / "cache")
+    assert loaded["train"].features["category"] == datasets.Value("int32")
+    assert "category" in (other / "hf" / "README.md").read_text()
 
 
 def test_hf_leaves_out_a_split_without_captions(run, tmp_path):

@@ -57,7 +57,7 @@ def test_ctrl_c_exits_130_and_removes_the_partial_output(earlier_output, tmp_pat
                                                          files_digest):
     source, output, before = earlier_output
 
-    def interrupted(input_path, output_dir, config, beam_args):
+    def interrupted(input_path, output_dir, config, beam_args, *more):
         (tmp_path / output_dir).mkdir()  # the run had begun to write
         raise KeyboardInterrupt
 

@@ -13,7 +13,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from pipelines.cli import main
-from pipelines.report import Run, highlight_changes, input_captions, read_table, recheck_note, write_report
+from pipelines.report import (NOT_BRITISH, Run, flagged_section, highlight_changes, input_captions,
+                              is_british_spelling, read_table, recheck_note, spread_examples, write_report)
 from schemas.tables import TABLES
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -203,7 +204,7 @@ def test_caption_text_is_escaped(paper_page):
 def test_the_page_shows_examples_groups_corrections_and_removals(paper_page):
     assert "<del>(offscreen)</del>" in paper_page          # step I's example, highlighted
     assert "<del>vedio</del>" in paper_page and "<ins>video</ins>" in paper_page
-    assert "a man is playing a guitar on stage <span class='tag'>kept</span>" in paper_page
+    assert "a man is playing a guitar <ins>on stage</ins> <span class='tag'>kept</span>" in paper_page
     assert re.search(r"<td>colour</td>.*?<td>color</td><td class='num'>1</td>", paper_page)
     assert "video &#x27;video99&#x27; is not in the video table" in paper_page
 
@@ -268,3 +269,115 @@ def test_the_spelling_section_gives_the_captions_each_recheck_round_changed_in_r
     assert recheck_note([run]).endswith("captions changed by round 1: 51, round 2: 3, round 10: 0.</p>")
     assert recheck_note([Run(Path("."), {"steps_run": ["spelling"]}, *(pd.DataFrame() for _ in range(4)),
                              None)]) == ""
+
+
+# --- Near-duplicates, flagged tokens, vocabulary, British spellings, figures, validation ------------
+
+def test_near_duplicate_examples_spread_over_the_range_nearest_the_threshold_first():
+    # Exact copies outnumber the rest, as on MSR-VTT: a sample by id alone would show only them.
+    similarities = [1.0] * 30 + [0.99, 0.95, 0.9, 0.86]
+    dups = pd.DataFrame({"sen_id": range(len(similarities)), "similarity": similarities})
+    shown = spread_examples(dups, threshold=0.85, size=5)
+    assert shown["similarity"].tolist() == [0.86, 0.9, 0.95, 0.99, 1.0]
+    # The same rows every time, and never one twice.
+    assert shown["sen_id"].tolist() == spread_examples(dups, 0.85, 5)["sen_id"].tolist()
+    assert spread_examples(dups, 0.85, 40)["sen_id"].is_unique
+
+
+def test_the_page_orders_near_duplicates_by_similarity(paper_page):
+    table = re.search(r"<table class='groups' id='near-duplicates'>.*?</table>", paper_page, re.S).group(0)
+    rows = re.findall(r"<td class='num sim'>([^<]*)</td><td class='id'>(\d+)<br>(\d+)</td>", table)
+    # sen_id 0 opened its group, so its similarity to the caption kept (1) is computed: (6/6 + 6/8) / 2.
+    # By the SHA-1 of sen_id alone, 10 would come first.
+    assert rows == [("0.875*", "0", "1"), ("1.000", "10", "9")]
+    assert "(threshold s = 0.85)" in paper_page
+
+
+def flagged_run(flagged_rows, captions):
+    captions_frame = pd.DataFrame([{"video_id": "video1", "sen_id": sen_id, "split": "train", "category": 1,
+                                    "caption": text} for sen_id, text in captions])
+    empty = {name: pa.Table.from_pylist([], schema=TABLES[name]).to_pandas() for name in TABLES}
+    return Run(Path("."), {"steps_run": ["spelling"]}, captions_frame, empty["removed"], empty["edits"],
+               empty["corrections"], None, label="default", flagged=pd.DataFrame(flagged_rows))
+
+
+def flag(sen_id, token, reason="no close word in the corpus", candidate=None):
+    return {"sen_id": sen_id, "position": 1, "token": token, "reason": reason, "candidate": candidate}
+
+
+def test_the_flagged_section_lists_the_most_frequent_tokens_escaped():
+    run = flagged_run(
+        [flag(1, "x<y", candidate="xy"), flag(2, "x<y", candidate="xy"), flag(3, "x<y", "short", None),
+         flag(2, "zz&", candidate="<z>")],
+        [(1, "a x<y here"), (2, "the x<y and zz& <b>"), (3, "x<y")])
+    page = flagged_section([run])
+    assert "<h2>Flagged tokens</h2>" in page and "4 tokens flagged, 2 distinct" in page
+    rows = re.findall(r"<tr><td><code>(.*?)</code></td><td class='num'>(\d+)</td><td>(.*?)</td>", page)
+    assert rows == [("x&lt;y", "3", "xy"), ("zz&amp;", "1", "&lt;z&gt;")]
+    assert "<mark>x&lt;y</mark>" in page and "<mark>zz&amp;</mark> &lt;b&gt;" in page
+    assert "x<y" not in page and "<b>" not in page and "<z>" not in page
+
+
+def test_vocabulary_before_and_after_on_the_tiny_run(paper_page):
+    # Before: the input captions as written (report_dataset), the one of the unknown video in the
+    # total only; after: captions/ of the paper profile (colour -> color, vedio -> video, ...).
+    rows = table_rows(paper_page, "vocabulary")
+    assert {split: [figure(cell) for cell in cells] for split, cells in rows.items()} == {
+        "test": [17, 17, 0], "train": [18, 17, -1], "total": [36, 32, -4]}
+    per_video = table_rows(paper_page, "captions-per-video")
+    assert {count: [figure(cells[0]), figure(cells[2])] for count, cells in per_video.items()} == {
+        "2": [1, 3], "3": [1, 0], "4": [1, 0]}
+
+
+def test_the_british_list_shows_british_spellings_only(paper_page):
+    british = re.search(r"<caption>british: .*?</table>", paper_page, re.S).group(0)
+    assert re.search(r"<td>colour</td>.*?<td>color</td>", british, re.S)
+    assert "vedio" not in british
+    others = re.search(rf"<caption>{NOT_BRITISH}: .*?</table>", paper_page, re.S).group(0)
+    assert re.search(r"<td>vedio</td>.*?<td>video</td>", others, re.S)
+
+
+@pytest.mark.parametrize("original, replacement, british", [
+    ("colour", "color", True), ("travelling", "traveling", True), ("theatres", "theaters", True),
+    ("organisation", "organization", True), ("practising", "practicing", True), ("grey", "gray", True),
+    ("vedio", "video", False), ("swiming", "swimming", False), ("untill", "until", False),
+    ("fastly", "fast", False), ("leechman", "leachman", False),
+])
+def test_british_spellings_are_told_from_typos(original, replacement, british):
+    assert is_british_spelling(original, replacement) is british
+
+
+def test_the_other_figures_are_named(paper_run, paper_page):
+    rows = table_rows(paper_page, "other-figures")
+    stats = json.loads((paper_run / "stats.json").read_text())
+    assert figure(rows["dedup: words in the captions it removed"][0]) == stats["steps"]["dedup"]["tokens_removed"] > 0
+    assert not [name for name in rows if "_" in name.split(": ", 1)[1]], list(rows)
+
+
+def test_the_validation_section_lists_every_expectation(paper_run, paper_page):
+    records = json.loads((paper_run / "validation" / "result.json").read_text())["expectations"]
+    assert len(records) > 50
+    section = paper_page[paper_page.index("<h2>Validation</h2>"):]
+    assert section.count("<span class=pass>passed</span>") == len(records)
+    assert "<code>expect_column_values_to_be_unique(sen_id)</code>" in section
+
+
+def network_loads(page):
+    """What a browser would fetch from the network to show `page`: stylesheets, scripts, images, CSS urls."""
+    loads = []
+    for tag, attrs in Tags(page).tags:
+        for name in ("src", "href"):
+            value = (attrs.get(name) or "").strip().lower()
+            if tag != "a" and value.startswith(("http:", "https:", "//")):
+                loads.append((tag, value))
+        if tag == "script" and attrs.get("src"):
+            loads.append((tag, attrs["src"]))
+    return loads + re.findall(r"url\(\s*['\"]?\s*(?:https?:)?//[^)]*\)", page, re.IGNORECASE)
+
+
+def test_the_report_and_the_data_docs_load_nothing_from_the_network(paper_run, paper_page):
+    pages = sorted((paper_run / "validation").rglob("*.html"))
+    assert len(pages) > 10  # the index, and GX's page of each suite and of each result
+    for page in [paper_run / "report.html", *pages]:
+        assert network_loads(page.read_text(encoding="utf-8")) == [], page
+    assert network_loads(paper_page) == []

@@ -5,7 +5,8 @@ import pytest
 from pipelines.config import ConfigError, config_from_dict, load_config
 from transforms.lineage import EditRow, RemovedRow, RunonRow
 from transforms.batch import Caption, VideoBatch
-from transforms.runon import (NewIdError, add_moments, apply_policy, length_moments, max_sen_id, new_sen_id,
+from transforms.runon import (NewIdError, RunonSettings, SplitPolicies, add_moments, apply_policy, cut_by_runon,
+                              length_moments, max_sen_id, merge_sentences, new_sen_id, split_sentences,
                               truncate_caption, truncate_long_captions, word_limit)
 
 
@@ -88,7 +89,47 @@ def test_config_rejects_an_unknown_policy_or_rule():
 def test_profiles_keep_truncate_for_paper_and_the_model_for_default():
     assert load_config("paper").runon.rule == "truncate"
     default = load_config("default").runon
-    assert (default.rule, default.policy) == ("model", "first")
+    assert default.rule == "model"
+    assert [default.policy.for_split(split) for split in ("train", "validate", "test")] == ["first", "first", "merge"]
+
+
+def test_merge_joins_the_sentences_with_and_and_keeps_every_word_in_order():
+    assert merge_sentences(["a person reads a note in a room", "then a child walks by"]) == \
+        "a person reads a note in a room and then a child walks by"
+    assert merge_sentences(["a man cooks", "he adds salt", "a dog barks"]) == "a man cooks and he adds salt and a dog barks"
+    # a sentence that already opens (or a piece that already ends) with "and" gets no second one
+    assert merge_sentences(["a man cooks", "and he adds salt"]) == "a man cooks and he adds salt"
+    assert merge_sentences(["a man cooks and", "he adds salt"]) == "a man cooks and he adds salt"
+
+
+def test_policy_merge_makes_one_caption_records_the_sentences_and_the_edit():
+    result = apply_policy(split_batch("test"), SPLIT, "merge", detector="model")
+    assert [(c.sen_id, c.text) for c in result.captions] == [(3, "a b c and d e and f"), (7, "g h i")]
+    assert result.edits == [EditRow(3, "video1", "runon", "model:merge", "a b c d e f", "a b c and d e and f")]
+    assert result.runon == [RunonRow(3, "video1", "test", ("a b c", "d e", "f"), "merge",
+                                     "merged 3 sentences into one", ())]
+    assert not cut_by_runon(result)  # no word left the caption, so step III need not look again
+    assert cut_by_runon(apply_policy(split_batch("test"), SPLIT, "first", detector="model"))
+
+
+def test_the_policy_is_chosen_per_split():
+    settings = RunonSettings(rule="model", policy={"train": "first", "validate": "first", "test": "merge"},
+                             splits=("train", "validate", "test"))
+    find = lambda texts: [SPLIT[0] if text == "a b c d e f" else [text] for text in texts]  # noqa: E731
+    assert split_sentences(split_batch("train"), find, settings).captions[0].text == "a b c"
+    assert split_sentences(split_batch("test"), find, settings).captions[0].text == "a b c and d e and f"
+
+
+def test_split_policies_read_a_name_a_mapping_or_the_flag_form():
+    assert SplitPolicies.from_config("p", "merge").for_split("train") == "merge"
+    flag = SplitPolicies.from_config("p", "train=first,test=merge")
+    assert (flag.for_split("train"), flag.for_split("test"), flag.for_split("validate")) == ("first", "merge", "")
+    assert str(flag) == "train=first,test=merge" and flag.uses("merge") and not flag.uses("separate")
+    with pytest.raises(ConfigError, match="runon.policy must be one of first, separate, whole, merge, not 'join'"):
+        config_from_dict({"runon": {"rule": "model", "policy": {"test": "join"}}})
+    with pytest.raises(ConfigError, match="runon.policy names no policy for the split 'validate'"):
+        config_from_dict({"runon": {"rule": "model", "policy": {"train": "first", "test": "merge"},
+                                    "splits": ["train", "validate", "test"]}})
 
 
 def test_separate_refuses_ids_that_could_collide_or_overflow_and_names_the_caption():

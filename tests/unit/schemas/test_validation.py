@@ -8,6 +8,7 @@ a check that fires on valid rows, both fail the test.
 """
 import re
 import socket
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pyarrow as pa
@@ -287,6 +288,19 @@ def test_kept_sen_id_not_set_exactly_for_dedup_fails(tmp_path):
     )
 
 
+def test_near_duplicate_naming_a_removed_caption_fails(tmp_path):
+    # sen_id 2 names sen_id 4 as the caption kept for its group, but 4 was removed (a chain left unresolved).
+    output = write_output(tmp_path, removed=replace(REMOVED, 0, kept_sen_id=4))
+
+    result = validate_output(str(output), EXPECTED, None)
+
+    assert_failures(
+        result,
+        r"^near_duplicate_keepers: expect_column_values_to_be_in_set\(kept_in_captions\) "
+        r"failed on 1 row, e\.g\. sen_id 2 kept_sen_id 4 kept_in_captions False$",
+    )
+
+
 def test_wrong_column_type_fails(tmp_path):
     category_as_string = pa.schema([
         pa.field("category", pa.string()) if field.name == "category" else field
@@ -302,3 +316,66 @@ def test_wrong_column_type_fails(tmp_path):
         r"^captions: expect_column_values_to_be_of_type\(category\) failed: "
         r"observed 'str', expected 'int32'$",
     )
+
+
+# --- Data Docs that read offline, and every expectation as a record -----------
+
+class StartTags(HTMLParser):
+    """Every start tag of a page with its attributes."""
+
+    def __init__(self, page):
+        super().__init__()
+        self.tags = []
+        self.feed(page)
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+
+def network_loads(page: str) -> list:
+    """What a browser would fetch from the network to show `page`: stylesheets, scripts, images, CSS urls."""
+    loads = []
+    for tag, attrs in StartTags(page).tags:
+        if tag == "script":
+            loads.append(("script", attrs.get("src", "inline")))
+        for name in ("src", "href"):
+            value = (attrs.get(name) or "").strip().lower()
+            if tag != "a" and (value.startswith(("http:", "https:", "//"))):
+                loads.append((tag, value))
+    loads += re.findall(r"url\(\s*['\"]?\s*(?:https?:)?//[^)]*\)", page, re.IGNORECASE)
+    return loads
+
+
+def test_the_data_docs_load_nothing_from_the_network(tmp_path, no_network):
+    output = write_output(tmp_path / "out")
+    docs = tmp_path / "docs"
+    validate_output(str(output), EXPECTED, str(docs))
+
+    pages = sorted(docs.rglob("*.html"))
+    # GX's pages of each suite and of each result are there, besides the index.
+    assert len(pages) > 10 and (docs / "index.html") in pages
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        assert network_loads(text) == [], page
+    result_page = next((docs / "validations" / "capclean" / "captions").rglob("*.html")).read_text()
+    assert "capclean-notice" in result_page and "values must be unique" in result_page
+
+
+def test_every_expectation_is_a_record_and_a_row_of_the_index(tmp_path, no_network):
+    output = write_output(tmp_path / "out", captions=replace(CAPTIONS, 2, sen_id=1))
+    docs = tmp_path / "docs"
+    result = validate_output(str(output), EXPECTED, str(docs))
+
+    assert len(result.expectations) == result.expectations_checked > 50
+    failed = [record for record in result.expectations if not record["success"]]
+    unique = {"suite": "capclean.captions", "table": "captions",
+              "expectation": "expect_column_values_to_be_unique(sen_id)", "success": False,
+              "observed": "2 of 4 rows unexpected, e.g. [1, 1]"}
+    assert unique in failed
+    assert all(record["success"] for record in result.expectations if record not in failed)
+    index = (docs / "index.html").read_text()
+    assert "<code>expect_column_values_to_be_unique(sen_id)</code></td><td class='observed'>2 of 4 rows " \
+           "unexpected, e.g. [1, 1]</td>" in index
+    assert index.count("<tr><td>") == len(result.expectations)
+    links = [attrs["href"] for tag, attrs in StartTags(index).tags if tag == "a"]
+    assert links and all((docs / link).is_file() for link in links)
