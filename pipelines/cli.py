@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from pipelines.config import ALL_STEPS, ConfigError, load_config, override
+from pipelines.logs import add_logging_arguments, chosen_level, configure_logging, one_line_on_interrupt
 from pipelines.output_folder import check_target, put_in_place, remove_stale_staging, staging_folder, write_marker
 from transforms.errors import CapcleanError, find_error_line
 from transforms.read import find_annotation_files
@@ -20,6 +21,7 @@ log = logging.getLogger("capclean")
 EXIT_VALIDATION_FAILED = 1
 EXIT_USAGE = 2  # a usage, configuration, input or output error, and any failure of the system (disk, memory)
 EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report it
+INTERRUPTED = "capclean: interrupted; the earlier output, if any, is as it was"
 EXPORT_NAMES = ("msrvtt-json", "coco", "hf")
 EXPORTS_HELP = ("msrvtt-json (the MSR-VTT JSON format)", "coco (validate and test references)",
                 "hf (Hugging Face datasets layout)")
@@ -101,6 +103,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="comma-separated of msrvtt-json (reads the run's input), coco, hf (default: all)")
     export.add_argument("--input", metavar="PATH", help="the run's original annotations (for msrvtt-json; default: "
                         "the input the run's manifest.json records, if its files are unchanged)")
+    for command in commands.choices.values():
+        add_logging_arguments(command)
     return parser
 
 
@@ -232,19 +236,25 @@ def _comma_list(value):
     return tuple(item.strip() for item in value.split(",") if item.strip()) if value else None
 
 
-def quiet_logging():
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s capclean: %(message)s", datefmt="%H:%M:%S")
-    for noisy in ("apache_beam", "great_expectations"):
-        logging.getLogger(noisy).setLevel(logging.WARNING)
-    # Beam's GCP module warns at import about optional Google clients a local run never uses.
-    for handler in logging.getLogger().handlers:
-        handler.addFilter(lambda record: not str(record.msg).startswith("apitools not found"))
-
-
 def main(argv=None) -> int:
-    quiet_logging()
+    """The command line; Ctrl-C at any point is one line and exit code 130."""
+    with one_line_on_interrupt():
+        try:
+            return run_command(argv)
+        except KeyboardInterrupt:
+            print(INTERRUPTED, file=sys.stderr)
+            return EXIT_INTERRUPTED
+
+
+def run_command(argv=None) -> int:
+    configure_logging()
     parser = build_parser()
     args, beam_args = parser.parse_known_args(argv)
+    try:
+        configure_logging(chosen_level(args))
+    except ConfigError as error:
+        print(f"capclean: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
     beam_args = join_flag_values(beam_args)
     unknown = [arg for arg in beam_args if not arg.startswith("--")]
     if unknown or (beam_args and args.command in ("report", "export", "vocab", "posrank")):
@@ -275,7 +285,7 @@ def main(argv=None) -> int:
         print(f"capclean: error: {find_error_line(error) or error}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
-        print("capclean: interrupted; the earlier output, if any, is as it was", file=sys.stderr)
+        print(INTERRUPTED, file=sys.stderr)
         return EXIT_INTERRUPTED
     except (OSError, MemoryError) as error:
         print(f"capclean: error: {system_error_line(error)}", file=sys.stderr)
@@ -387,8 +397,8 @@ def write_report_and_exports(staging: Path, output: Path, input_path, exports, c
         clock.phase("report")
     if exports:
         from pipelines.exports import run_exports
-        for path in run_exports(exports, str(staging), input_path):
-            log.info("exported %s", path)
+        paths = run_exports(exports, str(staging), input_path)
+        log.info("exported %s", ", ".join(str(Path(path).relative_to(staging)) for path in paths))
         if clock is not None:
             clock.phase("exports")
 

@@ -10,11 +10,16 @@ worker processes that lives as long as the run. Any other runner Beam knows
 import contextlib
 import difflib
 import logging
+import shlex
+import sys
 
 import apache_beam as beam
 from apache_beam.options.pipeline_options import PipelineOptions, StandardOptions
+from apache_beam.portability import python_urns
+from apache_beam.runners.portability.fn_api_runner import FnApiRunner
 
 from pipelines.clean import build_cleaning
+from pipelines.progress import progress_lines
 from transforms.errors import CapcleanError
 from transforms.read import find_annotation_files, missing_msrvtt_files
 
@@ -81,8 +86,19 @@ def make_pipeline(beam_args) -> beam.Pipeline:
         return beam.Pipeline(runner=CapcleanDaskRunner(), options=options)
     if options.view_as(StandardOptions).runner:
         return beam.Pipeline(options=options)
-    from apache_beam.runners.portability.fn_api_runner import FnApiRunner
-    return beam.Pipeline(runner=FnApiRunner(), options=options)
+    return beam.Pipeline(runner=QuietWorkersFnApiRunner(), options=options)
+
+
+class QuietWorkersFnApiRunner(FnApiRunner):
+    """Beam's FnApiRunner whose worker processes (--direct_running_mode=multi_processing) are
+    pipelines/sdk_worker.py: Beam's worker with capclean's logging, not twenty lines each at INFO."""
+
+    def run_via_runner_api(self, pipeline_proto, options):
+        command = f"{shlex.quote(sys.executable)} -m pipelines.sdk_worker"
+        for environment in pipeline_proto.components.environments.values():
+            if environment.urn == python_urns.SUBPROCESS_SDK:
+                environment.payload = command.encode("utf-8")
+        return super().run_via_runner_api(pipeline_proto, options)
 
 
 @contextlib.contextmanager
@@ -118,7 +134,7 @@ def run_and_wait(pipeline: beam.Pipeline):
 def build_and_run(beam_args, build):
     """A pipeline on the runner the Beam options name, `build(pipeline)` to add the transforms, run to the end;
     returns the pipeline's result."""
-    with runner_resources(beam_args) as runner_args:
+    with runner_resources(beam_args) as runner_args, progress_lines():
         pipeline = make_pipeline(runner_args)
         build(pipeline)
         return run_and_wait(pipeline)
