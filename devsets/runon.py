@@ -11,10 +11,11 @@ thirty-seventh after they had served as held-out sets; the gap stratum ran out
 after the twenty-eighth, so the twenty-ninth and later hold 150 long and 110
 pronoun captions each). Samples 14-17 and 46-49 are the boundary model's
 held-out sets, kept outside the repository so that no training sees them.
-The fiftieth to fifty-second are drawn otherwise: uniformly from every caption of
+The fiftieth to fifty-third are drawn otherwise: uniformly from every caption of
 more than 12 words, of every split (stratum `over12`), so that they show what the
-pre-filter's strata hide; the fiftieth chose the pre-filter's length, the
-fifty-first and fifty-second were the held-out set of that choice, scored once.
+pre-filter's strata hide. The fiftieth was looked at to choose a change to the
+pre-filter; the fifty-first and fifty-second were its held-out set, and the
+fifty-third that of the decision after it (docs/steps/runon.md), each scored once.
 
 A boundary is a word index; a predicted boundary is right when the label has
 it. The false-split rate is the share of one-sentence captions (by the label)
@@ -27,7 +28,7 @@ DEVSET = DATA / "runon_dev.tsv"
 # Samples 8 and 9 labelled again, blind, by another person under the same conventions.
 SECOND_LABELLER = DATA / "runon_dev_second_labeller.tsv"
 # The `sample` column's values, and the names the figures are printed under.
-SAMPLE_NAMES = {str(number): ORDINALS[number - 1] for number in (*range(1, 14), *range(18, 46), *range(50, 53))}
+SAMPLE_NAMES = {str(number): ORDINALS[number - 1] for number in (*range(1, 14), *range(18, 46), *range(50, 54))}
 
 
 def boundaries_of(pieces: list) -> list:
