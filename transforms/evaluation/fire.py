@@ -24,8 +24,8 @@ import numpy as np
 NORMALISERS = ("retrieved", "labelled")
 # FIRE's MSR-VTT evaluation ranks the top 20 videos of each query (mmr/analysis.py, max_preds=20).
 FIRE_DEPTH = 20
-# Rank-biased overlap's persistence: the weight of the top d ranks is 1 - p^d (p = 0.9: the top 10 hold
-# 86% of it). Webber, Moffat, Zobel, "A Similarity Measure for Indefinite Rankings", TOIS 2010.
+# Rank-biased overlap's persistence: with p = 0.9 the top 10 ranks hold 86% of the weight. Webber, Moffat,
+# Zobel, "A Similarity Measure for Indefinite Rankings", TOIS 2010.
 RBO_P = 0.9
 # C@K by caption length: the upper word counts of every bin but the last (1-5, 6-8, 9-11, 12+ words).
 LENGTH_EDGES = (5, 8, 11)
