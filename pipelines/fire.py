@@ -46,6 +46,8 @@ def fire_command(predictions: str, labels: str, predictions_b: str | None = None
         raise FireInputError(f"--depth must be at least 1, not {depth}")
     if not 0 < rbo_p < 1:
         raise FireInputError(f"--rbo-p must be between 0 and 1, not {rbo_p}")
+    if resamples < 1:
+        raise FireInputError(f"--resamples must be at least 1, not {resamples}")
     rankings, texts = read_predictions(predictions, depth)
     rankings_b, texts_b = read_predictions(predictions_b, depth) if predictions_b else ({}, {})
     if captions:
@@ -63,6 +65,9 @@ def fire_command(predictions: str, labels: str, predictions_b: str | None = None
                "a": model_figures(predictions, rankings, originals, extra, model, normaliser, texts)}
     if predictions_b:
         figures["b"] = model_figures(predictions_b, rankings_b, originals, extra, model_b, normaliser, texts)
+        if not set(rankings) & set(rankings_b):
+            raise FireInputError(f"{predictions} and {predictions_b} rank no query (sen_id) in common: "
+                                 "there is nothing to compare")
         figures["overlap"] = mean_overlaps(rankings, rankings_b, 10, rbo_p)
         figures["bootstrap"] = bootstrap_figures(rankings, rankings_b, originals, extra, normaliser, resamples, seed)
     print(format_fire(figures))

@@ -212,6 +212,10 @@ def test_missing_columns_and_bad_labels_are_one_line(tmp_path, capsys):
     assert "no original positive" in capsys.readouterr().err
     assert main(["fire", "--predictions", str(tmp_path / "p.txt"), "--labels", str(labels)]) == 2
     assert "must be a .parquet or .csv file" in capsys.readouterr().err
+    other = write_csv(tmp_path / "other.csv", HEADER, [["2", "v1", "1", "0.5"]])
+    assert main(["fire", "--predictions", str(good), "--predictions-b", str(other), "--labels",
+                 str(write_csv(tmp_path / "o.csv", LABEL_HEADER, [["1", "v1", "1", "original"]]))]) == 2
+    assert "rank no query (sen_id) in common" in capsys.readouterr().err
     (tmp_path / "bad.json").write_text("[1, 2]")
     assert main(["fire", "--predictions", str(good), "--labels", str(tmp_path / "bad.json")]) == 2
     assert "is not FIRE's label JSON" in capsys.readouterr().err
