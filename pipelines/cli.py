@@ -97,6 +97,26 @@ def build_parser() -> argparse.ArgumentParser:
     posrank.add_argument("--json", metavar="FILE", help="also write the figures to this JSON file")
     posrank.add_argument("--report", metavar="FILE", help="also write the hard-negative report with this model's "
                          "PoSRank to this HTML file")
+    fire = commands.add_parser("fire", help="Correct@K and mAP of ranked predictions with the original and extra "
+                               "(FIRE) labels; two models' overlap and the bootstrap")
+    fire.add_argument("--predictions", required=True, metavar="FILE",
+                      help="Parquet or CSV with columns sen_id, video_id, rank, score (and optionally caption)")
+    fire.add_argument("--predictions-b", metavar="FILE", help="a second model's predictions, to compare with")
+    fire.add_argument("--labels", required=True, metavar="FILE",
+                      help="Parquet or CSV with columns query, video, label, source; or FIRE's released JSON")
+    fire.add_argument("--captions", metavar="RUN_OR_RAW",
+                      help="a capclean output or raw MSR-VTT: each query's caption (length bins, text queries)")
+    fire.add_argument("--out", metavar="DIR", help="also write the figures to DIR/fire.json")
+    fire.add_argument("--model", metavar="NAME", help="the model of --predictions as the label sources name it "
+                      "(for the labels from other models' pools only)")
+    fire.add_argument("--model-b", metavar="NAME", help="the same for --predictions-b")
+    fire.add_argument("--depth", type=int, default=20, help="ranks scored per query (default: %(default)s, as FIRE)")
+    fire.add_argument("--ap-normaliser", default="retrieved", choices=["retrieved", "labelled"],
+                      help="AP divided by the relevant videos retrieved within the depth (FIRE's code) or by "
+                      "all labelled relevant (default: %(default)s)")
+    fire.add_argument("--rbo-p", type=float, default=0.9, help="rank-biased overlap's persistence (default: %(default)s)")
+    fire.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default: %(default)s)")
+    fire.add_argument("--seed", type=int, default=0, help="bootstrap seed (default: %(default)s)")
     export = commands.add_parser("export", help="write a run's captions in other formats")
     export.add_argument("run", help="output folder of a run")
     export.add_argument("--formats", default=",".join(EXPORT_NAMES), metavar="LIST",
@@ -257,7 +277,7 @@ def run_command(argv=None) -> int:
         return EXIT_USAGE
     beam_args = join_flag_values(beam_args)
     unknown = [arg for arg in beam_args if not arg.startswith("--")]
-    if unknown or (beam_args and args.command in ("report", "export", "vocab", "posrank")):
+    if unknown or (beam_args and args.command in ("report", "export", "vocab", "posrank", "fire")):
         print(f"capclean: unexpected arguments: {' '.join(beam_args)}", file=sys.stderr)
         return EXIT_USAGE
     try:
@@ -270,6 +290,11 @@ def run_command(argv=None) -> int:
         if args.command == "posrank":
             from pipelines.posrank import posrank_command
             return posrank_command(args.negatives, args.scores, args.json, args.report)
+        if args.command == "fire":
+            from pipelines.fire import fire_command
+            return fire_command(args.predictions, args.labels, args.predictions_b, args.captions, args.out,
+                                args.model, args.model_b, args.depth, args.ap_normaliser, args.rbo_p,
+                                args.resamples, args.seed)
         if args.command == "hardneg":
             return hardneg_command(args, hardneg_settings(args), beam_args, own_flags(parser))
         config = config_from_arguments(args)

@@ -164,14 +164,23 @@ def ranked_relevance(scores: Sequence[float], relevance: Sequence) -> np.ndarray
 
 
 def correct_at_k(ranked_relevant: Sequence[bool], k: int) -> float:
-    """Correct@K, read as precision at K: (relevant items among ranks 1..K) / K.
+    """Correct@K of one query: 1.0 when at least one relevant item is among ranks 1..K, else 0.0.
 
-    Source NOT confirmed: FIRE (Rodriguez, Azab, Silvert, Sanchez, Labson, Shah, Moon, "Fighting
-    FIRe with FIRE: Assessing the Validity of Text-to-Video Retrieval Benchmarks", 2022,
-    arXiv:2210.05038) recomputes Recall@K with its extra positive pairs (see `recall_at_k`);
-    the text of its metric definitions could not be read, so this is the stated fallback, not
-    the paper's formula. A list shorter than K counts its missing places as not relevant (the
-    division stays by K, as trec_eval's P@K does).
+    FIRE's definition (Rodriguez et al., "Fighting FIRe with FIRE", 2022, arXiv:2210.05038), confirmed
+    in its released code (facebookresearch/mm-retrieval-evaluation, mmr/analysis.py,
+    `compute_correct_at_k`: int(len(gold & set(ranked[:n])) > 0)); its mean over queries is the share
+    of queries with a relevant item in the top K, Recall@K with several positives per query. The
+    precision-at-K reading this function once had is `precision_at_k`.
+    """
+    _check_top_k(k)
+    return float(np.asarray(ranked_relevant, dtype=bool)[:k].any())
+
+
+def precision_at_k(ranked_relevant: Sequence[bool], k: int) -> float:
+    """Precision at K: (relevant items among ranks 1..K) / K.
+
+    A list shorter than K counts its missing places as not relevant (the division stays by K, as
+    trec_eval's P@K does).
     """
     _check_top_k(k)
     relevant = np.asarray(ranked_relevant, dtype=bool)
@@ -196,7 +205,8 @@ def average_precision(ranked_relevant: Sequence[bool]) -> float:
 
 
 def mean_correct_at_k(similarity, relevance, k: int) -> float:
-    """The mean over queries of `correct_at_k` (ties against the model)."""
+    """The mean over queries of `correct_at_k`, the share of queries with a relevant item in the top K
+    (ties against the model)."""
     return float(np.mean([correct_at_k(ranked, k) for ranked in _ranked_queries(similarity, relevance)]))
 
 

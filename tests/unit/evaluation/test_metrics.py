@@ -17,6 +17,7 @@ from transforms.evaluation.metrics import (
     mean_rank,
     mean_reciprocal_rank,
     median_rank,
+    precision_at_k,
     ndcg,
     ranked_relevance,
     recall_at_k,
@@ -149,12 +150,20 @@ def test_ranked_relevance_puts_the_irrelevant_item_first_in_a_tie():
 
 
 def test_correct_at_k_by_hand():
-    ranked = [True, False, True, False, False]
-    assert correct_at_k(ranked, 2) == pytest.approx(1 / 2)
-    assert correct_at_k(ranked, 3) == pytest.approx(2 / 3)
-    assert correct_at_k(ranked, 10) == pytest.approx(0.2)  # K beyond the 5 items: 2 relevant / 10
-    assert correct_at_k([True, True, False], 2) == 1.0  # perfect
+    # FIRE's Correct@K: is there a relevant item in the top K (not how many).
+    ranked = [False, True, True, False, False]
+    assert correct_at_k(ranked, 1) == 0.0
+    assert correct_at_k(ranked, 2) == 1.0  # precision at 2 would be 1/2
+    assert correct_at_k(ranked, 10) == 1.0  # K beyond the 5 items
     assert correct_at_k([False, False, False], 2) == 0.0  # nothing relevant
+
+
+def test_precision_at_k_by_hand():
+    ranked = [True, False, True, False, False]
+    assert precision_at_k(ranked, 2) == pytest.approx(1 / 2)
+    assert precision_at_k(ranked, 3) == pytest.approx(2 / 3)
+    assert precision_at_k(ranked, 10) == pytest.approx(0.2)  # K beyond the 5 items: 2 relevant / 10
+    assert precision_at_k([True, True, False], 2) == 1.0  # perfect
 
 
 def test_average_precision_by_hand():
@@ -178,9 +187,9 @@ def test_mean_average_precision_counts_ties_against_the_model():
 
 
 def test_mean_correct_at_k_counts_ties_against_the_model():
-    # Top 1 of both queries is irrelevant ([0, 1, 0] and [0, 1, 1]): 0. Top 2: 1/2 each.
+    # Top 1 of both queries is irrelevant ([0, 1, 0] and [0, 1, 1]): 0. Top 2 holds a relevant item in both: 1.
     assert mean_correct_at_k(TIED_SIMILARITY, TIED_RELEVANCE, 1) == 0.0
-    assert mean_correct_at_k(TIED_SIMILARITY, TIED_RELEVANCE, 2) == pytest.approx(0.5)
+    assert mean_correct_at_k(TIED_SIMILARITY, TIED_RELEVANCE, 2) == 1.0
 
 
 # --- nDCG ------------------------------------------------------------------------------------
