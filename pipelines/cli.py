@@ -477,8 +477,8 @@ def hardneg_command(args, settings, beam_args, capclean_flags=()) -> int:
     clock = Clock()
     output = Path(args.output)
     check_target(output, [args.input], args.overwrite)
-    from pipelines.hardneg import (CaptionSelection, build_hardneg, format_figures, hardneg_figures, read_captions,
-                                   read_video_ids, select_captions, write_empty_tables, write_figures)
+    from pipelines.caption_input import CaptionSelection, read_captions, read_video_ids, select_captions
+    from pipelines.hardneg import build_hardneg, format_figures, hardneg_figures, write_empty_tables, write_figures
     from pipelines.run import build_and_run, check_beam_flags
     from transforms.evaluation.lexicon import default_wordnet_dir, open_wordnet
 
