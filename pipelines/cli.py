@@ -88,6 +88,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_hardneg_arguments(commands.add_parser(
         "hardneg", formatter_class=formatter, epilog=BEAM_HELP,
         help="hard negatives of a split's captions: one word (or two) changed per part of speech"))
+    add_overlap_arguments(commands.add_parser(
+        "overlap", formatter_class=formatter,
+        help="train/test overlap of query captions (tf-idf, exact leaks) and false-negative candidates"))
     posrank = commands.add_parser("posrank", help="PoSRank of a model's scores on the hard negatives of "
                                   "`capclean hardneg`")
     posrank.add_argument("--negatives", required=True, metavar="DIR", help="the output folder of capclean hardneg "
@@ -167,6 +170,32 @@ def add_hardneg_arguments(hardneg):
     method.add_argument("--vocabulary-fallback", default=parts, metavar="LIST", help="parts whose negatives may be "
                         "random words of the captions' vocabulary when antonyms run out, or 'none' (default: all)")
     method.add_argument("--seed", type=int, default=0, help="seed of the random draws (default: 0)")
+
+
+def add_overlap_arguments(overlap):
+    io = overlap.add_argument_group("input and output")
+    io.add_argument("--input", required=True, metavar="PATH", help="a capclean output folder (its captions/), or "
+                    "raw MSR-VTT-format annotations (a folder or one file)")
+    io.add_argument("--output", required=True, metavar="DIR", help="folder for overlap/, fn_candidates/, stats.json "
+                    "and manifest.json: a new or empty one, or (with --overwrite) an earlier capclean output")
+    io.add_argument("--overwrite", action="store_true", help="replace the earlier capclean output at --output")
+    which = overlap.add_argument_group("captions")
+    which.add_argument("--queries", default="first-of-split:test", metavar="SPEC",
+                       help="the query captions: split:NAME (every caption of the split), first-of-split:NAME "
+                            "(the caption with the smallest sen_id of each video of it) or list:FILE (a CSV with "
+                            "video_id and sentence columns, as retrieval_splits/MSRVTT_JSFUSION_test.csv: that "
+                            "caption of each video; without sentence, each listed video's first caption) "
+                            "(default: %(default)s)")
+    which.add_argument("--train", default="splits:train,validate", metavar="SPEC",
+                       help="the training side: splits:NAME,NAME or list:FILE (a CSV with a video_id column, as "
+                            "retrieval_splits/MSRVTT_train.9k.csv, or one id a line) (default: %(default)s)")
+    method = overlap.add_argument_group("false-negative candidates")
+    method.add_argument("--fn-threshold", type=float, default=0.85, metavar="S",
+                        help="a video of the queries' split is a candidate for a query when one of its captions "
+                             "has step III similarity of at least S to it (default: %(default)s, step III's)")
+    method.add_argument("--no-fn-candidates", action="store_true", help="skip the candidates (overlap/ only)")
+    method.add_argument("--chunk-rows", type=int, metavar="N", help="training captions compared at once (default: "
+                        "4 million similarities a chunk)")
 
 
 def hardneg_settings(args):
@@ -257,7 +286,7 @@ def run_command(argv=None) -> int:
         return EXIT_USAGE
     beam_args = join_flag_values(beam_args)
     unknown = [arg for arg in beam_args if not arg.startswith("--")]
-    if unknown or (beam_args and args.command in ("report", "export", "vocab", "posrank")):
+    if unknown or (beam_args and args.command in ("report", "export", "vocab", "posrank", "overlap")):
         print(f"capclean: unexpected arguments: {' '.join(beam_args)}", file=sys.stderr)
         return EXIT_USAGE
     try:
@@ -270,6 +299,8 @@ def run_command(argv=None) -> int:
         if args.command == "posrank":
             from pipelines.posrank import posrank_command
             return posrank_command(args.negatives, args.scores, args.json, args.report)
+        if args.command == "overlap":
+            return overlap_command(args)
         if args.command == "hardneg":
             return hardneg_command(args, hardneg_settings(args), beam_args, own_flags(parser))
         config = config_from_arguments(args)
@@ -517,6 +548,41 @@ def hardneg_command(args, settings, beam_args, capclean_flags=()) -> int:
     print(f"capclean hardneg: done in {time.monotonic() - started:.1f} s; output in {output}")
     print(format_figures(figures))
     print(f"  report: {output / 'report.html'}")
+    return 0
+
+
+def overlap_command(args) -> int:
+    from pipelines.manifest import Clock, build_manifest, write_manifest
+    from pipelines.overlap import QUERY_KINDS, TRAIN_KINDS, format_figures, parse_spec, run_overlap
+
+    clock = Clock()
+    queries = parse_spec("--queries", args.queries, QUERY_KINDS)
+    train = parse_spec("--train", args.train, TRAIN_KINDS)
+    if not 0.0 < args.fn_threshold <= 1.0:
+        raise ConfigError(f"--fn-threshold must be in (0, 1], not {args.fn_threshold}")
+    if args.chunk_rows is not None and args.chunk_rows < 1:
+        raise ConfigError(f"--chunk-rows must be at least 1, not {args.chunk_rows}")
+    for spec, flag in ((queries, "--queries"), (train, "--train")):
+        if spec.kind == "list" and not Path(spec.value).is_file():
+            raise CapcleanError(f"{flag} list:{spec.value}: no such file")
+    if not Path(args.input).exists():
+        raise CapcleanError(f"--input {args.input}: no such file or folder")
+    output = Path(args.output)
+    check_target(output, [args.input], args.overwrite)
+    input_info, source_run = read_source_run(args.input)
+    output = output.resolve()
+    started = time.monotonic()
+    clock.phase("prepare")
+    with staging_for(output) as staging:
+        figures = run_overlap(args.input, queries, train, staging, None if args.no_fn_candidates else args.fn_threshold,
+                              args.chunk_rows)
+        clock.phase("overlap")
+        write_marker(staging, {"command": "overlap"})
+        write_manifest(staging, build_manifest("overlap", input_info=input_info, settings=figures["settings"],
+                                               source_run=source_run, stats=figures, clock=clock))
+        put_in_place(staging, output, [args.input])
+    print(f"capclean overlap: done in {time.monotonic() - started:.1f} s; output in {output}")
+    print(format_figures(figures))
     return 0
 
 
