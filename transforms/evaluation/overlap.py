@@ -95,7 +95,7 @@ def top_k_similarities(query_matrix, train_matrix, k: int = TOP_K, chunk_rows: i
     Both matrices are L2-normalised sparse tf-idf rows, so a dot product is the cosine. The
     training rows are taken `chunk_rows` at a time, and each query keeps its k best so far; on
     ties the nearest is the lowest training index. With fewer than k training rows a query's
-    missing similarities are NaN.
+    missing similarities are NaN (and its mean is over the rows there are).
     """
     queries, trains = query_matrix.shape[0], train_matrix.shape[0]
     if chunk_rows is None:
@@ -130,7 +130,7 @@ def overlap_rows(queries: list, train: list, k: int = TOP_K, chunk_rows: int | N
         rows.append(OverlapRow(
             sen_id=caption.sen_id, video_id=caption.video_id, caption=caption.text,
             words=word_count(caption.text), characters=len(caption.text),
-            mean_top10_similarity=float(np.mean(best[number])) if len(train) >= k else float("nan"),
+            mean_top10_similarity=float(np.nanmean(best[number])) if near else float("nan"),
             exact_match=normalized(caption.text) in train_texts,
             nearest_sen_id=near.sen_id if near else -1, nearest_caption=near.text if near else "",
             nearest_similarity=float(best[number][0]) if near else float("nan")))
