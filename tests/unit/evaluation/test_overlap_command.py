@@ -71,3 +71,48 @@ def test_errors_are_one_line_with_exit_code_2(source, tmp_path, capsys, flags, m
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
     assert not (tmp_path / "out").exists()
+
+
+def write_run(folder, captions, removed, edits):
+    """A capclean output's captions/, removed/ and edits/, written by hand."""
+    import pyarrow as pa
+
+    from schemas.tables import CAPTIONS, EDITS, REMOVED
+
+    for name, schema, rows in (("captions", CAPTIONS, captions), ("removed", REMOVED, removed),
+                               ("edits", EDITS, edits)):
+        (folder / name).mkdir(parents=True)
+        columns = {field: [row.get(field) for row in rows] for field in schema.names}
+        pq.write_table(pa.Table.from_pydict(columns, schema=schema), folder / name / "part-0.parquet")
+    return folder
+
+
+def test_on_a_cleaned_run_a_listed_caption_is_found_as_annotated(tmp_path):
+    caption = lambda sen_id, video, split, text: {"sen_id": sen_id, "video_id": video, "split": split,  # noqa: E731
+                                                  "category": 1, "caption": text}
+    run = write_run(tmp_path / "run", [
+        caption(0, "video1", "test", "a man is talking on the phone"),  # was "a man is talkng on the phone"
+        caption(2, "video2", "test", "a woman sings a song on stage"),  # kept for sen_id 3
+        caption(4, "video3", "test", "a dog runs"),
+        caption(5, "video4", "train", "a man is talking on the phone"),
+    ], removed=[
+        {"sen_id": 3, "video_id": "video2", "split": "test", "caption": "a woman sings a song on a stage",
+         "step": "dedup", "reason": "near-duplicate", "kept_sen_id": 2},
+        {"sen_id": 6, "video_id": "video3", "split": "test", "caption": "asdf", "step": "screen", "reason": "junk",
+         "kept_sen_id": None},
+    ], edits=[
+        {"sen_id": 0, "video_id": "video1", "step": "spelling", "rule": "ranked",
+         "before": "a man is talkng on the phone", "after": "a man is talking on the phone"},
+    ])
+    queries = tmp_path / "queries.csv"
+    queries.write_text("video_id,sentence\nvideo1,a man is talkng on the phone\nvideo2,a woman sings a song on a stage\n"
+                       "video3,asdf\nvideo3,a cat sleeps\n")
+    out = tmp_path / "out"
+    assert main(["overlap", "--input", str(run), "--output", str(out), "--queries", f"list:{queries}",
+                 "--train", "splits:train"]) == 0
+    rows = pq.read_table(out / "overlap").to_pylist()
+    assert [(row["sen_id"], row["caption"]) for row in rows] == [
+        (0, "a man is talking on the phone"), (2, "a woman sings a song on stage")]
+    assert rows[0]["exact_match"] and not rows[1]["exact_match"]
+    selection = json.loads((out / "stats.json").read_text())["selection"]
+    assert (selection["replaced_by_kept"], selection["removed"], selection["not_found"]) == (1, 1, 1)
