@@ -6,8 +6,9 @@ import pytest
 from scipy.sparse import csr_matrix
 
 from transforms.dedup import caption_similarity, similarity_matrix
-from transforms.evaluation.overlap import (Caption, candidate_figures, fit_vectorizer, fn_candidates, length_correlations,
-                                           list_key, overlap_figures, overlap_rows, top_k_similarities)
+from transforms.evaluation.overlap import (Caption, candidate_figures, fit_vectorizer, fn_candidates,
+                                           length_correlations, list_key, overlap_figures, overlap_rows,
+                                           top_k_similarities)
 
 
 def test_the_top_k_of_unit_rows_is_their_dot_products_by_hand():
@@ -56,6 +57,9 @@ def test_chunks_give_the_same_result_as_one_block():
         chunked = top_k_similarities(queries, train, k=10, chunk_rows=chunk)
         np.testing.assert_allclose(chunked[0], whole[0])
         assert chunked[1].tolist() == whole[1].tolist()
+    tied = csr_matrix(np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 0.0]]))  # rows 1 and 2 tie for the nearest
+    for chunk in (1, 2, 3):
+        assert top_k_similarities(csr_matrix(np.array([[1.0, 0.0]])), tied, k=2, chunk_rows=chunk)[1].tolist() == [1]
     brute = (queries @ train.T).toarray()
     np.testing.assert_allclose(whole[0], -np.sort(-brute, axis=1)[:, :10])
 

@@ -105,8 +105,8 @@ def test_on_a_cleaned_run_a_listed_caption_is_found_as_annotated(tmp_path):
          "before": "a man is talkng on the phone", "after": "a man is talking on the phone"},
     ])
     queries = tmp_path / "queries.csv"
-    queries.write_text("video_id,sentence\nvideo1,a man is talkng on the phone\nvideo2,a woman sings a song on a stage\n"
-                       "video3,asdf\nvideo3,a cat sleeps\n")
+    queries.write_text("video_id,sentence\nvideo1,a man is talkng on the phone\n"
+                       "video2,a woman sings a song on a stage\nvideo3,asdf\nvideo3,a cat sleeps\n")
     out = tmp_path / "out"
     assert main(["overlap", "--input", str(run), "--output", str(out), "--queries", f"list:{queries}",
                  "--train", "splits:train"]) == 0
