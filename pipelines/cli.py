@@ -88,6 +88,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_hardneg_arguments(commands.add_parser(
         "hardneg", formatter_class=formatter, epilog=BEAM_HELP,
         help="hard negatives of a split's captions: one word (or two) changed per part of speech"))
+    add_overlap_arguments(commands.add_parser(
+        "overlap", formatter_class=formatter,
+        help="train/test overlap of query captions (tf-idf, exact leaks) and false-negative candidates"))
     posrank = commands.add_parser("posrank", help="PoSRank of a model's scores on the hard negatives of "
                                   "`capclean hardneg`")
     posrank.add_argument("--negatives", required=True, metavar="DIR", help="the output folder of capclean hardneg "
@@ -189,6 +192,32 @@ def add_hardneg_arguments(hardneg):
     method.add_argument("--seed", type=int, default=0, help="seed of the random draws (default: 0)")
 
 
+def add_overlap_arguments(overlap):
+    io = overlap.add_argument_group("input and output")
+    io.add_argument("--input", required=True, metavar="PATH", help="a capclean output folder (its captions/), or "
+                    "raw MSR-VTT-format annotations (a folder or one file)")
+    io.add_argument("--output", required=True, metavar="DIR", help="folder for overlap/, fn_candidates/, stats.json "
+                    "and manifest.json: a new or empty one, or (with --overwrite) an earlier capclean output")
+    io.add_argument("--overwrite", action="store_true", help="replace the earlier capclean output at --output")
+    which = overlap.add_argument_group("captions")
+    which.add_argument("--queries", default="first-of-split:test", metavar="SPEC",
+                       help="the query captions: split:NAME (every caption of the split), first-of-split:NAME "
+                            "(the caption with the smallest sen_id of each video of it) or list:FILE (a CSV with "
+                            "video_id and sentence columns, as retrieval_splits/MSRVTT_JSFUSION_test.csv: that "
+                            "caption of each video; without sentence, each listed video's first caption) "
+                            "(default: %(default)s)")
+    which.add_argument("--train", default="splits:train,validate", metavar="SPEC",
+                       help="the training side: splits:NAME,NAME or list:FILE (a CSV with a video_id column, as "
+                            "retrieval_splits/MSRVTT_train.9k.csv, or one id a line) (default: %(default)s)")
+    method = overlap.add_argument_group("false-negative candidates")
+    method.add_argument("--fn-threshold", type=float, default=0.85, metavar="S",
+                        help="a video of the queries' split is a candidate for a query when one of its captions "
+                             "has step III similarity of at least S to it (default: %(default)s, step III's)")
+    method.add_argument("--no-fn-candidates", action="store_true", help="skip the candidates (overlap/ only)")
+    method.add_argument("--chunk-rows", type=int, metavar="N", help="training captions compared at once (default: "
+                        "4 million similarities a chunk)")
+
+
 def hardneg_settings(args):
     from transforms.evaluation.hardneg import LEVELS, HardnegSettings
     from transforms.evaluation.pos import PARTS_OF_SPEECH
@@ -277,7 +306,7 @@ def run_command(argv=None) -> int:
         return EXIT_USAGE
     beam_args = join_flag_values(beam_args)
     unknown = [arg for arg in beam_args if not arg.startswith("--")]
-    if unknown or (beam_args and args.command in ("report", "export", "vocab", "posrank", "fire")):
+    if unknown or (beam_args and args.command in ("report", "export", "vocab", "posrank", "fire", "overlap")):
         print(f"capclean: unexpected arguments: {' '.join(beam_args)}", file=sys.stderr)
         return EXIT_USAGE
     try:
@@ -295,6 +324,8 @@ def run_command(argv=None) -> int:
             return fire_command(args.predictions, args.labels, args.predictions_b, args.captions, args.out,
                                 args.model, args.model_b, args.depth, args.ap_normaliser, args.rbo_p,
                                 args.resamples, args.seed)
+        if args.command == "overlap":
+            return overlap_command(args)
         if args.command == "hardneg":
             return hardneg_command(args, hardneg_settings(args), beam_args, own_flags(parser))
         config = config_from_arguments(args)
@@ -502,8 +533,8 @@ def hardneg_command(args, settings, beam_args, capclean_flags=()) -> int:
     clock = Clock()
     output = Path(args.output)
     check_target(output, [args.input], args.overwrite)
-    from pipelines.hardneg import (CaptionSelection, build_hardneg, format_figures, hardneg_figures, read_captions,
-                                   read_video_ids, select_captions, write_empty_tables, write_figures)
+    from pipelines.caption_input import CaptionSelection, read_captions, read_video_ids, select_captions
+    from pipelines.hardneg import build_hardneg, format_figures, hardneg_figures, write_empty_tables, write_figures
     from pipelines.run import build_and_run, check_beam_flags
     from transforms.evaluation.lexicon import default_wordnet_dir, open_wordnet
 
@@ -542,6 +573,41 @@ def hardneg_command(args, settings, beam_args, capclean_flags=()) -> int:
     print(f"capclean hardneg: done in {time.monotonic() - started:.1f} s; output in {output}")
     print(format_figures(figures))
     print(f"  report: {output / 'report.html'}")
+    return 0
+
+
+def overlap_command(args) -> int:
+    from pipelines.manifest import Clock, build_manifest, write_manifest
+    from pipelines.overlap import QUERY_KINDS, TRAIN_KINDS, format_figures, parse_spec, run_overlap
+
+    clock = Clock()
+    queries = parse_spec("--queries", args.queries, QUERY_KINDS)
+    train = parse_spec("--train", args.train, TRAIN_KINDS)
+    if not 0.0 < args.fn_threshold <= 1.0:
+        raise ConfigError(f"--fn-threshold must be in (0, 1], not {args.fn_threshold}")
+    if args.chunk_rows is not None and args.chunk_rows < 1:
+        raise ConfigError(f"--chunk-rows must be at least 1, not {args.chunk_rows}")
+    for spec, flag in ((queries, "--queries"), (train, "--train")):
+        if spec.kind == "list" and not Path(spec.value).is_file():
+            raise CapcleanError(f"{flag} list:{spec.value}: no such file")
+    if not Path(args.input).exists():
+        raise CapcleanError(f"--input {args.input}: no such file or folder")
+    output = Path(args.output)
+    check_target(output, [args.input], args.overwrite)
+    input_info, source_run = read_source_run(args.input)
+    output = output.resolve()
+    started = time.monotonic()
+    clock.phase("prepare")
+    with staging_for(output) as staging:
+        figures = run_overlap(args.input, queries, train, staging, None if args.no_fn_candidates else args.fn_threshold,
+                              args.chunk_rows)
+        clock.phase("overlap")
+        write_marker(staging, {"command": "overlap"})
+        write_manifest(staging, build_manifest("overlap", input_info=input_info, settings=figures["settings"],
+                                               source_run=source_run, stats=figures, clock=clock))
+        put_in_place(staging, output, [args.input])
+    print(f"capclean overlap: done in {time.monotonic() - started:.1f} s; output in {output}")
+    print(format_figures(figures))
     return 0
 
 

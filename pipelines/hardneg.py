@@ -1,25 +1,22 @@
 """`capclean hardneg`: the hard negatives of a split's captions, as a Beam pipeline.
 
-read the captions (a capclean output's captions/, or raw MSR-VTT) -> select a split or a
-list of videos -> tag each video's captions (pos/) -> count the vocabulary over all of
+read the captions (pipelines/caption_input.py: a capclean output's captions/, or raw MSR-VTT) ->
+select a split or a list of videos -> tag each video's captions (pos/) -> count the vocabulary over all of
 them -> the negatives of each video (hardneg/) -> stats.json. A video's captions travel
 as one element, so a negative is checked against every caption of its video where it is
 made. The method is transforms/evaluation/hardneg.py; docs/commands/hardneg.md says how
 to use it and what it gives on MSR-VTT.
 """
-import csv
 import json
 from collections import Counter
-from dataclasses import asdict, astuple, dataclass
+from dataclasses import asdict, astuple
 from pathlib import Path
-from typing import Optional
 
 import apache_beam as beam
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from schemas.evaluation_tables import HARDNEG, POS
-from transforms.errors import CapcleanError
 from transforms.evaluation.hardneg import (LEVELS, HardnegSettings, video_negatives, vocabulary_counts,
                                            vocabulary_from_counts)
 from transforms.evaluation.lexicon import open_lexicon
@@ -31,58 +28,6 @@ from transforms.write import table_file_path
 SEN_IDS_PER_FILE = {"pos": 50_000, "hardneg": 1_000}
 # The paper's negatives per part of speech (Chen et al. 2024, Table 1), printed beside capclean's.
 PAPER_NEGATIVES = {"noun": 418_130, "verb": 367_560, "adjective": 135_870, "adverb": 17_090, "preposition": 8_510}
-
-
-@dataclass(frozen=True)
-class CaptionSelection:
-    split: Optional[str] = "test"  # None: every split
-    video_ids: Optional[frozenset] = None  # None: every video of the split
-    one_per_video: bool = False  # the caption with the smallest sen_id
-
-
-def read_captions(input_path: str) -> list:
-    """(sen_id, video_id, split, caption) of a capclean output's captions/, or of raw annotations
-    (every record the reader can use, uncleaned)."""
-    captions_dir = Path(input_path) / "captions"
-    if captions_dir.is_dir():
-        table = pq.read_table(captions_dir, columns=["sen_id", "video_id", "split", "caption"])
-        return list(zip(*(table[name].to_pylist() for name in ("sen_id", "video_id", "split", "caption"))))
-    from transforms.read import read_input
-
-    return [(caption.sen_id, batch.video_id, batch.split, caption.text)
-            for batch in read_input(input_path) for caption in batch.captions]
-
-
-def read_video_ids(path: str) -> frozenset:
-    """The video ids of a file: a CSV with a `video_id` column (as the retrieval splits come), or one id a line."""
-    try:
-        with open(path, encoding="utf-8", newline="") as handle:
-            text = handle.read()
-    except OSError as error:
-        raise CapcleanError(f"cannot read --videos {path}: {error.strerror}") from None
-    first_line = text.splitlines()[0] if text.strip() else ""
-    if "video_id" in first_line.split(","):
-        ids = [row["video_id"] for row in csv.DictReader(text.splitlines())]
-    else:
-        ids = [line.strip() for line in text.splitlines() if line.strip()]
-    if not ids:
-        raise CapcleanError(f"--videos {path} names no video")
-    return frozenset(ids)
-
-
-def select_captions(captions, selection: CaptionSelection) -> dict:
-    """video_id -> its selected (sen_id, video_id, split, caption), by sen_id."""
-    videos = {}
-    for caption in sorted(captions):
-        sen_id, video_id, split, _ = caption
-        if selection.split is not None and split != selection.split:
-            continue
-        if selection.video_ids is not None and video_id not in selection.video_ids:
-            continue
-        videos.setdefault(video_id, []).append(caption)
-    if selection.one_per_video:
-        videos = {video_id: captions[:1] for video_id, captions in videos.items()}
-    return videos
 
 
 class TagVideoFn(beam.DoFn):

@@ -26,4 +26,23 @@ HARDNEG = pa.schema([
     required("replacements", pa.list_(pa.string())), required("source"),
 ])
 
-EVALUATION_TABLES = {"pos": POS, "hardneg": HARDNEG}
+# overlap/: one row per query caption of `capclean overlap` (transforms/evaluation/overlap.py):
+# its length in words and characters, the mean cosine similarity (character 5-gram tf-idf fitted
+# on the queries) to its ten most similar training captions, whether its text (case and spacing
+# aside) is a training caption, and the most similar training caption.
+OVERLAP = pa.schema([
+    required("sen_id", pa.int64()), required("video_id"), required("caption"), required("words", pa.int32()),
+    required("characters", pa.int32()), required("mean_top10_similarity", pa.float64()),
+    required("exact_match", pa.bool_()), required("nearest_sen_id", pa.int64()), required("nearest_caption"),
+    required("nearest_similarity", pa.float64()),
+])
+
+# fn_candidates/: one row per (query caption, other video of the query split) where a caption of
+# that video is a near-duplicate of the query by step III's similarity; the video's best caption.
+FN_CANDIDATES = pa.schema([
+    required("query_sen_id", pa.int64()), required("query_video_id"), required("query_caption"),
+    required("candidate_video_id"), required("similarity", pa.float64()), required("matching_sen_id", pa.int64()),
+    required("matching_caption"),
+])
+
+EVALUATION_TABLES = {"pos": POS, "hardneg": HARDNEG, "overlap": OVERLAP, "fn_candidates": FN_CANDIDATES}

@@ -121,6 +121,20 @@ def pairwise_similarity(texts: list, edit_threshold: int):
     return similarity
 
 
+def similarity_matrix(texts_a: list, texts_b: list, workers: int = 1) -> np.ndarray:
+    """s(a, b) with e = 0 for every a of `texts_a` and b of `texts_b`, as a float matrix: the same
+    similarity as `pairwise_similarity`, its common-word counts from one rapidfuzz `cdist` (in C),
+    for comparisons across videos (`capclean overlap`'s false-negative candidates)."""
+    words_a, words_b = [text.split() for text in texts_a], [text.split() for text in texts_b]
+    common = cdist(words_a, words_b, scorer=LCSseq.similarity, dtype=np.int32, workers=workers)
+    lengths_a = np.array([len(words) for words in words_a], dtype=np.float64)[:, None]
+    lengths_b = np.array([len(words) for words in words_b], dtype=np.float64)[None, :]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        similarity = 0.5 * (common / lengths_a + common / lengths_b)
+    similarity[(lengths_a == 0) | (lengths_b == 0) | np.isnan(similarity)] = 0.0
+    return similarity
+
+
 def group_near_duplicates(texts: list, edit_threshold: int, similarity_threshold: float) -> list:
     """Greedy groups of indexes into `texts`: the first ungrouped caption opens a group
     and takes every later ungrouped caption similar to it (not transitively).

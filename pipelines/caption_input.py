@@ -1,0 +1,69 @@
+"""The captions an evaluation command reads: a capclean output's captions/ or raw MSR-VTT, a
+split of them, a list of videos, one caption per video. `capclean hardneg` and `capclean
+overlap` read their input through this module."""
+import csv
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+import pyarrow.parquet as pq
+
+from transforms.errors import CapcleanError
+
+
+@dataclass(frozen=True)
+class CaptionSelection:
+    split: Optional[str] = "test"  # None: every split
+    video_ids: Optional[frozenset] = None  # None: every video of the split
+    one_per_video: bool = False  # the caption with the smallest sen_id
+
+
+def read_captions(input_path: str) -> list:
+    """(sen_id, video_id, split, caption) of a capclean output's captions/, or of raw annotations
+    (every record the reader can use, uncleaned)."""
+    captions_dir = Path(input_path) / "captions"
+    if captions_dir.is_dir():
+        table = pq.read_table(captions_dir, columns=["sen_id", "video_id", "split", "caption"])
+        return list(zip(*(table[name].to_pylist() for name in ("sen_id", "video_id", "split", "caption"))))
+    from transforms.read import read_input
+
+    return [(caption.sen_id, batch.video_id, batch.split, caption.text)
+            for batch in read_input(input_path) for caption in batch.captions]
+
+
+def read_list_rows(path: str, flag: str = "--videos") -> list:
+    """The rows of a video list: dicts of a CSV with a `video_id` column (as the retrieval splits
+    come, perhaps with a `sentence` column), or {"video_id": id} for a file of one id a line."""
+    try:
+        with open(path, encoding="utf-8", newline="") as handle:
+            text = handle.read()
+    except OSError as error:
+        raise CapcleanError(f"cannot read {flag} {path}: {error.strerror}") from None
+    first_line = text.splitlines()[0] if text.strip() else ""
+    if "video_id" in first_line.split(","):
+        rows = [row for row in csv.DictReader(text.splitlines()) if row.get("video_id")]
+    else:
+        rows = [{"video_id": line.strip()} for line in text.splitlines() if line.strip()]
+    if not rows:
+        raise CapcleanError(f"{flag} {path} names no video")
+    return rows
+
+
+def read_video_ids(path: str, flag: str = "--videos") -> frozenset:
+    """The video ids of a file: a CSV with a `video_id` column (as the retrieval splits come), or one id a line."""
+    return frozenset(row["video_id"] for row in read_list_rows(path, flag))
+
+
+def select_captions(captions, selection: CaptionSelection) -> dict:
+    """video_id -> its selected (sen_id, video_id, split, caption), by sen_id."""
+    videos = {}
+    for caption in sorted(captions):
+        sen_id, video_id, split, _ = caption
+        if selection.split is not None and split != selection.split:
+            continue
+        if selection.video_ids is not None and video_id not in selection.video_ids:
+            continue
+        videos.setdefault(video_id, []).append(caption)
+    if selection.one_per_video:
+        videos = {video_id: captions[:1] for video_id, captions in videos.items()}
+    return videos
