@@ -164,16 +164,21 @@ def add_input_arguments(command, output_help):
                           "(relative paths are under dictionaries/)")
 
 
+def add_evaluation_io_arguments(command, writes: str):
+    """--input (a capclean output or raw annotations), --output and --overwrite of an evaluation command."""
+    io = command.add_argument_group("input and output")
+    io.add_argument("--input", required=True, metavar="PATH", help="a capclean output folder (its captions/), or "
+                    "raw MSR-VTT-format annotations (a folder or one file)")
+    io.add_argument("--output", required=True, metavar="DIR", help=f"folder for {writes}: a new or empty one, or "
+                    "(with --overwrite) an earlier capclean output")
+    io.add_argument("--overwrite", action="store_true", help="replace the earlier capclean output at --output")
+
+
 def add_hardneg_arguments(hardneg):
     from transforms.evaluation.pos import PARTS_OF_SPEECH
 
     parts = ",".join(PARTS_OF_SPEECH)
-    io = hardneg.add_argument_group("input and output")
-    io.add_argument("--input", required=True, metavar="PATH", help="a capclean output folder (its captions/), or "
-                    "raw MSR-VTT-format annotations (a folder or one file)")
-    io.add_argument("--output", required=True, metavar="DIR", help="folder for pos/, hardneg/ and stats.json: a new "
-                    "or empty one, or (with --overwrite) an earlier capclean output")
-    io.add_argument("--overwrite", action="store_true", help="replace the earlier capclean output at --output")
+    add_evaluation_io_arguments(hardneg, "pos/, hardneg/ and stats.json")
     which = hardneg.add_argument_group("captions")
     which.add_argument("--split", default="test", help="the split whose captions get negatives (default: test; "
                        "'all' for every split)")
@@ -193,12 +198,7 @@ def add_hardneg_arguments(hardneg):
 
 
 def add_overlap_arguments(overlap):
-    io = overlap.add_argument_group("input and output")
-    io.add_argument("--input", required=True, metavar="PATH", help="a capclean output folder (its captions/), or "
-                    "raw MSR-VTT-format annotations (a folder or one file)")
-    io.add_argument("--output", required=True, metavar="DIR", help="folder for overlap/, fn_candidates/, stats.json "
-                    "and manifest.json: a new or empty one, or (with --overwrite) an earlier capclean output")
-    io.add_argument("--overwrite", action="store_true", help="replace the earlier capclean output at --output")
+    add_evaluation_io_arguments(overlap, "overlap/, fn_candidates/, stats.json and manifest.json")
     which = overlap.add_argument_group("captions")
     which.add_argument("--queries", default="first-of-split:test", metavar="SPEC",
                        help="the query captions: split:NAME (every caption of the split), first-of-split:NAME "

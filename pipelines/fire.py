@@ -13,12 +13,12 @@ Reads (the figures are transforms/evaluation/fire.py; docs/commands/fire.md says
 """
 import csv
 import json
-import math
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from pipelines.table_cells import cell_id, cell_number
 from transforms.errors import CapcleanError
 from transforms.evaluation.fire import (FIRE_DEPTH, RBO_P, bootstrap_queries_needed, correct_by_length, label_sets,
                                         mean_figures, mean_overlaps, per_query)
@@ -251,7 +251,7 @@ def own_videos(captions: str, queries: set) -> dict:
 def read_caption_records(captions: str) -> list:
     if not Path(captions).is_dir():
         raise FireInputError(f"--captions {captions}: not a folder (a capclean output or raw MSR-VTT)")
-    from pipelines.hardneg import read_captions
+    from pipelines.caption_input import read_captions
 
     return read_captions(captions)
 
@@ -295,21 +295,11 @@ def check_columns(path: Path, names, columns: tuple) -> None:
 
 
 def id_text(path, where: str, column: str, value) -> str:
-    if value is None or (isinstance(value, str) and not value.strip()):
-        raise FireInputError(f"{path}: {where} has no {column}")
-    if isinstance(value, float) and value.is_integer():  # pandas writes an int column with a gap as floats
-        value = int(value)
-    return str(value).strip()
+    return cell_id(path, where, column, value, FireInputError)
 
 
 def number(path, where: str, column: str, value) -> float:
-    try:
-        result = float(value)
-    except (TypeError, ValueError):
-        result = math.nan
-    if isinstance(value, bool) or math.isnan(result):
-        raise FireInputError(f"{path}: {where}, column {column}: {value!r} is not a number")
-    return result
+    return cell_number(path, where, column, value, FireInputError)
 
 
 def whole_number(path, where: str, column: str, value) -> int:

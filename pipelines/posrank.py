@@ -8,12 +8,12 @@ The command reads two things and prints PoSRank per part of speech (transforms/e
 """
 import csv
 import json
-import math
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from pipelines.table_cells import cell_id, cell_number
 from transforms.errors import CapcleanError
 from transforms.evaluation.posrank import NEGATIVE_COLUMNS, format_posrank, posrank_by_part, posrank_figures
 
@@ -155,21 +155,8 @@ def scores_from_rows(path: Path, rows) -> dict:
 
 
 def id_text(path: Path, where: str, column: str, value) -> str:
-    """An id as the negatives name it: a string, whatever type the file stored it as."""
-    if value is None or value == "":
-        raise ScoresError(f"{path}: {where} has no {column}")
-    # pandas stores an integer column that has a gap as floats: 123.0 is sen_id 123.
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    return str(value)
+    return cell_id(path, where, column, value, ScoresError)
 
 
 def score_number(path: Path, where: str, value) -> float:
-    try:
-        score = float(value)
-    except (TypeError, ValueError):
-        score = math.nan
-    # A NaN would rank above every other text (it compares false with everything), so it is refused too.
-    if isinstance(value, bool) or math.isnan(score):
-        raise ScoresError(f"{path}: {where}, column score: {value!r} is not a number")
-    return score
+    return cell_number(path, where, "score", value, ScoresError)
