@@ -4,6 +4,9 @@
   per sample and in all. The model learnt from every one of these samples, so
   its figures there are training figures, a regression check; the README gives
   its figures on held-out samples it never saw.
+- `over12`: devsets/data/runon_dev_over12.tsv, samples 50-53 (captions of more
+  than 12 words of every split), which the model never learnt from, though
+  choices were made on them (docs/steps/runon.md says which).
 - `synthetic`: two one-sentence captions of the same train video joined into
   one, where the boundary is known. Half of them have the second caption's
   subject turned into a pronoun ("a man is ..." -> "he is ..."), as real
@@ -23,7 +26,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from devsets.runon import SAMPLE_NAMES, labeller_agreement, load_devset, predict, score  # noqa: E402
+from devsets.runon import (OVER12, OVER12_SAMPLE_NAMES, SAMPLE_NAMES, labeller_agreement, load_devset,  # noqa: E402
+                           predict, score)
 from pipelines.config import load_config  # noqa: E402
 from training.boundary_model import PRONOUN_FOR, train_split_captions  # noqa: E402
 from transforms.runon import load_sentence_finder  # noqa: E402
@@ -83,6 +87,9 @@ def main():
         sets = {name: load_devset(sample=sample) for sample, name in SAMPLE_NAMES.items()}
         sets = {name: rows for name, rows in sets.items() if rows}
         sets["real"] = load_devset()
+        # Never learnt from: captions of more than 12 words of every split (devsets/runon.py).
+        sets.update({name: load_devset(OVER12, sample) for sample, name in OVER12_SAMPLE_NAMES.items()})
+        sets["over12"] = load_devset(OVER12)
     if args.devset:
         sets[Path(args.devset).stem] = load_devset(args.devset)
     if not args.only:

@@ -278,8 +278,9 @@ def apply_policy(batch, sentences: list, policy: str, id_stride: int = 0, detect
         elif policy == "merge":
             merged = merge_sentences(pieces)
             captions.append(Caption(caption.sen_id, merged))
-            if merged != caption.text:
-                edits.append(lineage.edit(batch, caption.sen_id, STEP, f"{detector}:{policy}", caption.text, merged))
+            if merged == caption.text:
+                continue  # its sentences are already joined by "and": nothing to merge
+            edits.append(lineage.edit(batch, caption.sen_id, STEP, f"{detector}:{policy}", caption.text, merged))
             action = f"merged {len(pieces)} sentences into one"
         else:
             captions.append(Caption(caption.sen_id, pieces[0]))
@@ -300,11 +301,57 @@ def merge_sentences(sentences: list) -> str:
     """The sentences of a run-on as one sentence: each joined to the one before by "and", unless it
     already opens with it ("a person reads a note | then a child walks by" -> "a person reads a
     note and then a child walks by"). Every word of every sentence stays, in its order."""
-    merged = sentences[0]
-    for sentence in sentences[1:]:
-        opens_with_joiner = sentence.split()[0] == MERGE_JOINER or merged.split()[-1] == MERGE_JOINER
-        merged = f"{merged} {sentence}" if opens_with_joiner else f"{merged} {MERGE_JOINER} {sentence}"
-    return merged
+    return " ".join(merged_words(sentences)[0])
+
+
+def merged_words(sentences: list) -> tuple:
+    """(the words of the merged sentences, for each the index of the word in the sentences joined
+    by spaces, or None for a joining "and" the merge added)."""
+    words, origins = [], []
+    for sentence in sentences:
+        sentence_words = sentence.split()
+        if words and MERGE_JOINER not in (words[-1], sentence_words[0]):
+            words.append(MERGE_JOINER)
+            origins.append(None)
+        start = len([origin for origin in origins if origin is not None])
+        words += sentence_words
+        origins += range(start, start + len(sentence_words))
+    return words, origins
+
+
+def piece_starts(pieces: list) -> list:
+    """The word indices where the second and later pieces start."""
+    starts, position = [], 0
+    for piece in pieces[:-1]:
+        position += len(piece.split())
+        starts.append(position)
+    return starts
+
+
+def merge_until_stable(texts: list, sentences: list, find, rounds: int = MAX_SPLIT_ROUNDS) -> list:
+    """For `merge`: the sentences of each text, with the boundaries the merged caption shows again.
+
+    Merging puts words side by side that the model saw apart, and it may find a boundary there
+    that the caption hid. The merged caption is searched again until it shows no new boundary,
+    so step IV on its own output finds nothing to merge (cleaning the output again changes
+    nothing). A boundary next to an added "and" is one already known.
+    """
+    sentences = list(sentences)
+    pending = [i for i, pieces in enumerate(sentences) if len(pieces) > 1]
+    for _ in range(rounds):
+        if not pending:
+            break
+        merged = [merged_words(sentences[i]) for i in pending]
+        found = find([" ".join(words) for words, _ in merged])
+        grown = []
+        for i, (_, origins), pieces in zip(pending, merged, found):
+            known = set(piece_starts(sentences[i]))
+            new = {origins[start] for start in piece_starts(pieces)} - known - {None}
+            if new:
+                sentences[i] = split_at(texts[i], sorted(known | new))
+                grown.append(i)
+        pending = grown
+    return sentences
 
 
 def max_sen_id(batch) -> int:
@@ -334,8 +381,15 @@ def split_sentences(video, find, config, id_stride: int = 0):
     """Step IV (`model`) on one video: the sentences of its captions found, the policy applied."""
     if video.split not in config.splits or not video.captions:
         return video
-    sentences = find([caption.text for caption in video.captions])
-    return apply_policy(video, sentences, config.policy.for_split(video.split), id_stride, config.rule)
+    texts = [caption.text for caption in video.captions]
+    policy = config.policy.for_split(video.split)
+    return apply_policy(video, find_for_policy(texts, find, policy), policy, id_stride, config.rule)
+
+
+def find_for_policy(texts: list, find, policy: str) -> list:
+    """The sentences of each text as `policy` needs them: as found, or for `merge` until stable."""
+    sentences = find(texts)
+    return merge_until_stable(texts, sentences, find) if policy == "merge" else sentences
 
 
 def split_some_captions(batch, sen_ids: set, find, config, id_stride: int = 0):
@@ -347,10 +401,11 @@ def split_some_captions(batch, sen_ids: set, find, config, id_stride: int = 0):
     if batch.split not in config.splits:
         return batch
     chosen = [caption for caption in batch.captions if caption.sen_id in sen_ids]
-    found = dict(zip((caption.sen_id for caption in chosen), find(caption.text for caption in chosen)))
+    policy = config.policy.for_split(batch.split)
+    found = dict(zip((caption.sen_id for caption in chosen),
+                     find_for_policy([caption.text for caption in chosen], find, policy)))
     sentences = [found.get(caption.sen_id, [caption.text]) for caption in batch.captions]
-    done = apply_policy(replace(batch, runon=[]), sentences, config.policy.for_split(batch.split), id_stride,
-                        config.rule)
+    done = apply_policy(replace(batch, runon=[]), sentences, policy, id_stride, config.rule)
     return replace(done, runon=_merge_runon_rows(batch.runon, done.runon))
 
 

@@ -11,14 +11,23 @@ from devsets.spelling import token_output
 REPO = DATA.parent.parent
 
 
-def test_the_dev_set_holds_forty_five_disjoint_samples():
+def test_the_dev_set_holds_forty_one_disjoint_samples():
     rows = [line.split("\t") for line in runon.DEVSET.read_text(encoding="utf-8").splitlines()[1:]]
     # 14 to 17 and 46 to 49 are held-out sets of the boundary model, kept outside the repo.
-    assert list(runon.SAMPLE_NAMES) == [*map(str, range(1, 14)), *map(str, range(18, 46)), *map(str, range(50, 54))]
+    assert list(runon.SAMPLE_NAMES) == [*map(str, range(1, 14)), *map(str, range(18, 46))]
     samples = {sample: {row[0] for row in rows if row[2] == sample} for sample in runon.SAMPLE_NAMES}
     assert {row[2] for row in rows} == set(samples)
     assert all(len(ids) >= 150 for ids in samples.values())
     assert sum(map(len, samples.values())) == len({row[0] for row in rows})  # no caption in two samples
+
+
+def test_the_over12_samples_are_disjoint_from_the_dev_set_and_each_other_and_of_long_captions():
+    rows = [line.split("\t") for line in runon.OVER12.read_text(encoding="utf-8").splitlines()[1:]]
+    assert {row[2] for row in rows} == set(runon.OVER12_SAMPLE_NAMES)
+    ids = [row[0] for row in rows]
+    assert len(ids) == len(set(ids)) == 3400
+    assert not set(ids) & {line.split("\t")[0] for line in runon.DEVSET.read_text(encoding="utf-8").splitlines()[1:]}
+    assert all(len(text.split()) > 12 for text, _ in runon.load_devset(runon.OVER12))
 
 
 def test_the_dev_set_labels_give_back_their_captions():

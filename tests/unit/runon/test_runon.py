@@ -5,8 +5,10 @@ import pytest
 from pipelines.config import ConfigError, config_from_dict, load_config
 from transforms.lineage import EditRow, RemovedRow, RunonRow
 from transforms.batch import Caption, VideoBatch
+from transforms.runon_prefilter import split_at
 from transforms.runon import (NewIdError, RunonSettings, SplitPolicies, add_moments, apply_policy, cut_by_runon,
-                              length_moments, max_sen_id, merge_sentences, new_sen_id, split_sentences,
+                              length_moments, max_sen_id, merge_sentences, merge_until_stable, new_sen_id,
+                              split_sentences,
                               truncate_caption, truncate_long_captions, word_limit)
 
 
@@ -90,7 +92,7 @@ def test_profiles_keep_truncate_for_paper_and_the_model_for_default():
     assert load_config("paper").runon.rule == "truncate"
     default = load_config("default").runon
     assert default.rule == "model"
-    assert [default.policy.for_split(split) for split in ("train", "validate", "test")] == ["first", "first", "merge"]
+    assert [default.policy.for_split(split) for split in ("train", "validate", "test")] == ["merge"] * 3
 
 
 def test_merge_joins_the_sentences_with_and_and_keeps_every_word_in_order():
@@ -118,6 +120,32 @@ def test_the_policy_is_chosen_per_split():
     find = lambda texts: [SPLIT[0] if text == "a b c d e f" else [text] for text in texts]  # noqa: E731
     assert split_sentences(split_batch("train"), find, settings).captions[0].text == "a b c"
     assert split_sentences(split_batch("test"), find, settings).captions[0].text == "a b c and d e and f"
+
+
+def test_merge_searches_the_merged_caption_again_until_it_shows_no_new_boundary():
+    # A stand-in model: a boundary before "b", and before "he" only once an "and" stands somewhere
+    # before it, so the first merge shows a boundary the caption hid.
+    def find(texts):
+        found = []
+        for text in texts:
+            words = text.split()
+            starts = [i for i, word in enumerate(words) if word == "b" or (word == "he" and "and" in words[:i])]
+            found.append(split_at(text, starts))
+        return found
+
+    text = "a x b c he d"
+    [sentences] = merge_until_stable([text], find([text]), find)
+    assert sentences == ["a x", "b c", "he d"]  # the words of the caption, cut at both boundaries
+    assert merge_sentences(sentences) == "a x and b c and he d"
+    # the merged caption, found and merged again, is itself: cleaning it again changes nothing
+    merged = merge_sentences(sentences)
+    assert merge_sentences(merge_until_stable([merged], find([merged]), find)[0]) == merged
+
+
+def test_a_merge_that_adds_no_word_records_nothing():
+    video = VideoBatch("video1", "test", 0, [Caption(3, "a b c and d e f")])
+    result = apply_policy(video, [["a b c and", "d e f"]], "merge", detector="model")
+    assert result.captions == video.captions and result.edits == [] and result.runon == []
 
 
 def test_split_policies_read_a_name_a_mapping_or_the_flag_form():

@@ -1,4 +1,6 @@
 """The spelling recheck (transforms/recheck.py) and step IV on chosen captions, on hand-made videos."""
+from dataclasses import replace
+
 import pytest
 
 from pipelines.clean import STEP_NAMES
@@ -74,7 +76,7 @@ def split_on_then(texts):
 
 
 def test_step_four_on_chosen_captions_parses_only_those():
-    config = load_config("default").runon
+    config = replace(load_config("default").runon, policy="first")
     batch = VideoBatch("video3", "train", 5, [Caption(1, "a man sings then he dances"),
                                               Caption(2, "a girl sings then she bows")], input_records=2)
     done = split_some_captions(batch, {2}, split_on_then, config)
@@ -83,7 +85,7 @@ def test_step_four_on_chosen_captions_parses_only_those():
 
 
 def test_a_caption_split_again_keeps_one_runon_row_with_all_its_sentences():
-    config = load_config("default").runon
+    config = replace(load_config("default").runon, policy="first")
     batch = VideoBatch("video3", "train", 5, [Caption(1, "a man sings then he dances")], input_records=1)
     batch.runon = [RunonRow(1, "video3", "train", ("a man sings then he dances", "and the crowd cheers"), "first",
                             "kept the first of 2 sentences")]
