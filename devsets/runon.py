@@ -23,6 +23,7 @@ that a detector cuts.
 """
 from devsets import DATA, read_tsv
 from devsets.ordinals import ORDINALS
+from transforms.runon import piece_starts
 
 DEVSET = DATA / "runon_dev.tsv"
 # Samples 8 and 9 labelled again, blind, by another person under the same conventions.
@@ -37,11 +38,7 @@ OVER12_SAMPLE_NAMES = {str(number): ORDINALS[number - 1] for number in range(50,
 
 def boundaries_of(pieces: list) -> list:
     """The word indices where the second and later pieces start."""
-    boundaries, position = [], 0
-    for piece in pieces[:-1]:
-        position += len(piece.split())
-        boundaries.append(position)
-    return boundaries
+    return piece_starts(pieces)
 
 
 def marked_boundaries(marked: str) -> tuple:

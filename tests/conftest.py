@@ -5,6 +5,8 @@ a test calls with arguments returns a function (or a class).
 """
 import hashlib
 import json
+import re
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -216,3 +218,45 @@ class FakeHunspell:
 def fake_hunspell():
     """FakeHunspell(words): a checker whose spell() accepts exactly `words`."""
     return FakeHunspell
+
+
+class _StartTags(HTMLParser):
+    """Every start tag of a page with its attributes."""
+
+    def __init__(self, page):
+        super().__init__()
+        self.tags = []
+        self.feed(page)
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+
+def _start_tags(page: str) -> list:
+    return _StartTags(page).tags
+
+
+def _network_loads(page: str) -> list:
+    """What a browser would fetch from the network to show `page`: stylesheets, scripts (any script counts,
+    inline too: a self-contained page needs none), images, CSS urls."""
+    loads = []
+    for tag, attrs in _start_tags(page):
+        if tag == "script":
+            loads.append(("script", attrs.get("src", "inline")))
+        for name in ("src", "href"):
+            value = (attrs.get(name) or "").strip().lower()
+            if tag != "a" and value.startswith(("http:", "https:", "//")):
+                loads.append((tag, value))
+    return loads + re.findall(r"url\(\s*['\"]?\s*(?:https?:)?//[^)]*\)", page, re.IGNORECASE)
+
+
+@pytest.fixture(scope="session")
+def start_tags():
+    """page -> [(tag, attributes)] of every start tag of an HTML page."""
+    return _start_tags
+
+
+@pytest.fixture(scope="session")
+def network_loads():
+    """page -> what a browser would fetch from the network to show it (empty for a page that reads offline)."""
+    return _network_loads

@@ -4,7 +4,6 @@ import json
 import re
 import shutil
 from functools import partial
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pandas as pd
@@ -66,18 +65,6 @@ def normalize_only_run(tmp_path_factory, tiny_dataset):
 @pytest.fixture(scope="module")
 def paper_page(paper_run):
     return write_report(str(paper_run)).read_text(encoding="utf-8")
-
-
-class Tags(HTMLParser):
-    """Every start tag of a page with its attributes."""
-
-    def __init__(self, page):
-        super().__init__()
-        self.tags = []
-        self.feed(page)
-
-    def handle_starttag(self, tag, attrs):
-        self.tags.append((tag, dict(attrs)))
 
 
 def table_rows(page, table_id):
@@ -164,16 +151,16 @@ def test_the_report_is_written_into_the_run_folder_by_default(paper_run):
     assert path == paper_run / "report.html" and path.is_file()
 
 
-def test_the_page_embeds_its_plots_as_png(paper_page):
-    images = [attrs["src"] for tag, attrs in Tags(paper_page).tags if tag == "img"]
+def test_the_page_embeds_its_plots_as_png(paper_page, start_tags):
+    images = [attrs["src"] for tag, attrs in start_tags(paper_page) if tag == "img"]
     embedded = [src for src in images if src.startswith("data:image/png;base64,")]
     assert embedded, "no embedded PNG"
     for src in embedded:
         assert base64.b64decode(src.split(",", 1)[1], validate=True).startswith(PNG_SIGNATURE)
 
 
-def test_the_page_loads_nothing_from_anywhere(paper_page):
-    tags = Tags(paper_page).tags
+def test_the_page_loads_nothing_from_anywhere(paper_page, start_tags):
+    tags = start_tags(paper_page)
     for tag, attrs in tags:
         for name in ("src", "href"):
             assert "http" not in attrs.get(name, "").lower(), (tag, attrs)
@@ -209,10 +196,10 @@ def test_the_page_shows_examples_groups_corrections_and_removals(paper_page):
     assert "video &#x27;video99&#x27; is not in the video table" in paper_page
 
 
-def test_the_data_docs_link_works_from_wherever_the_report_is(paper_run, tmp_path):
+def test_the_data_docs_link_works_from_wherever_the_report_is(paper_run, tmp_path, start_tags):
     elsewhere = tmp_path / "reports" / "paper.html"
     page = write_report(str(paper_run), report_path=str(elsewhere)).read_text(encoding="utf-8")
-    links = [attrs["href"] for tag, attrs in Tags(page).tags if tag == "a"]
+    links = [attrs["href"] for tag, attrs in start_tags(page) if tag == "a"]
     assert links and not any(Path(link).is_absolute() for link in links)
     assert (elsewhere.parent / links[0]).resolve() == (paper_run / "validation" / "index.html").resolve()
     assert "passed" in page
@@ -362,20 +349,7 @@ def test_the_validation_section_lists_every_expectation(paper_run, paper_page):
     assert "<code>expect_column_values_to_be_unique(sen_id)</code>" in section
 
 
-def network_loads(page):
-    """What a browser would fetch from the network to show `page`: stylesheets, scripts, images, CSS urls."""
-    loads = []
-    for tag, attrs in Tags(page).tags:
-        for name in ("src", "href"):
-            value = (attrs.get(name) or "").strip().lower()
-            if tag != "a" and value.startswith(("http:", "https:", "//")):
-                loads.append((tag, value))
-        if tag == "script" and attrs.get("src"):
-            loads.append((tag, attrs["src"]))
-    return loads + re.findall(r"url\(\s*['\"]?\s*(?:https?:)?//[^)]*\)", page, re.IGNORECASE)
-
-
-def test_the_report_and_the_data_docs_load_nothing_from_the_network(paper_run, paper_page):
+def test_the_report_and_the_data_docs_load_nothing_from_the_network(paper_run, paper_page, network_loads):
     pages = sorted((paper_run / "validation").rglob("*.html"))
     assert len(pages) > 10  # the index, and GX's page of each suite and of each result
     for page in [paper_run / "report.html", *pages]:

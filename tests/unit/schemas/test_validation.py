@@ -8,7 +8,6 @@ a check that fires on valid rows, both fail the test.
 """
 import re
 import socket
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pyarrow as pa
@@ -320,33 +319,7 @@ def test_wrong_column_type_fails(tmp_path):
 
 # --- Data Docs that read offline, and every expectation as a record -----------
 
-class StartTags(HTMLParser):
-    """Every start tag of a page with its attributes."""
-
-    def __init__(self, page):
-        super().__init__()
-        self.tags = []
-        self.feed(page)
-
-    def handle_starttag(self, tag, attrs):
-        self.tags.append((tag, dict(attrs)))
-
-
-def network_loads(page: str) -> list:
-    """What a browser would fetch from the network to show `page`: stylesheets, scripts, images, CSS urls."""
-    loads = []
-    for tag, attrs in StartTags(page).tags:
-        if tag == "script":
-            loads.append(("script", attrs.get("src", "inline")))
-        for name in ("src", "href"):
-            value = (attrs.get(name) or "").strip().lower()
-            if tag != "a" and (value.startswith(("http:", "https:", "//"))):
-                loads.append((tag, value))
-    loads += re.findall(r"url\(\s*['\"]?\s*(?:https?:)?//[^)]*\)", page, re.IGNORECASE)
-    return loads
-
-
-def test_the_data_docs_load_nothing_from_the_network(tmp_path, no_network):
+def test_the_data_docs_load_nothing_from_the_network(tmp_path, no_network, network_loads):
     output = write_output(tmp_path / "out")
     docs = tmp_path / "docs"
     validate_output(str(output), EXPECTED, str(docs))
@@ -361,7 +334,7 @@ def test_the_data_docs_load_nothing_from_the_network(tmp_path, no_network):
     assert "capclean-notice" in result_page and "values must be unique" in result_page
 
 
-def test_every_expectation_is_a_record_and_a_row_of_the_index(tmp_path, no_network):
+def test_every_expectation_is_a_record_and_a_row_of_the_index(tmp_path, no_network, start_tags):
     output = write_output(tmp_path / "out", captions=replace(CAPTIONS, 2, sen_id=1))
     docs = tmp_path / "docs"
     result = validate_output(str(output), EXPECTED, str(docs))
@@ -377,5 +350,5 @@ def test_every_expectation_is_a_record_and_a_row_of_the_index(tmp_path, no_netwo
     assert "<code>expect_column_values_to_be_unique(sen_id)</code></td><td class='observed'>2 of 4 rows " \
            "unexpected, e.g. [1, 1]</td>" in index
     assert index.count("<tr><td>") == len(result.expectations)
-    links = [attrs["href"] for tag, attrs in StartTags(index).tags if tag == "a"]
+    links = [attrs["href"] for tag, attrs in start_tags(index) if tag == "a"]
     assert links and all((docs / link).is_file() for link in links)
