@@ -307,15 +307,15 @@ def merge_sentences(sentences: list) -> str:
 def merged_words(sentences: list) -> tuple:
     """(the words of the merged sentences, for each the index of the word in the sentences joined
     by spaces, or None for a joining "and" the merge added)."""
-    words, origins = [], []
+    words, origins, start = [], [], 0
     for sentence in sentences:
         sentence_words = sentence.split()
         if words and MERGE_JOINER not in (words[-1], sentence_words[0]):
             words.append(MERGE_JOINER)
             origins.append(None)
-        start = len([origin for origin in origins if origin is not None])
         words += sentence_words
         origins += range(start, start + len(sentence_words))
+        start += len(sentence_words)
     return words, origins
 
 
