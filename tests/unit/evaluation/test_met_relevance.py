@@ -1,0 +1,106 @@
+"""The MET proxy: its video kernels by hand (transforms/evaluation/met_relevance.py) and the Parquet
+it writes (pipelines/met_relevance.py), on captions whose METEOR scores are known."""
+import pyarrow.parquet as pq
+import pytest
+
+from pipelines import met_relevance as met_pipeline
+from pipelines.met_relevance import MetPairs, write_met_relevance
+from transforms.errors import CapcleanError
+from transforms.evaluation.lexicon import default_wordnet_dir, open_wordnet
+from transforms.evaluation.met_relevance import MetSettings, Query, pair_rows, query_rows, video_relevance
+from transforms.evaluation.meteor import MeteorLexicon, single_meteor
+
+# METEOR of a 3-word caption against itself: one chunk of 3 matches, penalty 0.5 / 27.
+SELF = 1 - 0.5 / 27
+
+
+@pytest.fixture(scope="module")
+def lexicon():
+    folder = default_wordnet_dir()
+    if not (folder / "lexnames").is_file():
+        pytest.skip(f"no WordNet in {folder}: make install builds it")
+    return MeteorLexicon(open_wordnet(folder))
+
+
+def test_nothing_shared_scores_zero(lexicon):
+    assert single_meteor(lexicon.encode("the cat sleeps"), lexicon.encode("a dog runs"), lexicon) == 0.0
+    assert single_meteor(lexicon.encode("a dog runs"), lexicon.encode("the cat sleeps"), lexicon) == 0.0
+
+
+def test_each_kernel_by_hand(lexicon):
+    caption = lexicon.encode("a dog runs")
+    video = [lexicon.encode("a dog runs"), lexicon.encode("the cat sleeps")]
+    assert video_relevance(caption, video, lexicon, MetSettings(kernel="max")) == SELF
+    assert video_relevance(caption, video, lexicon, MetSettings(kernel="mean")) == SELF / 2
+    # 1/2 [max as hypothesis (SELF) + mean as reference ((SELF + 0) / 2)].
+    assert video_relevance(caption, video, lexicon, MetSettings(kernel="match")) == pytest.approx(0.75 * SELF)
+
+
+def test_the_match_kernel_takes_the_caption_as_reference_in_its_second_half(lexicon):
+    # "a dog" against "a dog runs": as hypothesis P = 1, R = 2/3; as reference P = 2/3, R = 1.
+    caption, video = lexicon.encode("a dog"), [lexicon.encode("a dog runs")]
+    as_hypothesis = single_meteor(video[0], caption, lexicon)
+    as_reference = single_meteor(caption, video[0], lexicon)
+    assert as_hypothesis != as_reference
+    assert video_relevance(caption, video, lexicon, MetSettings(kernel="match")) == pytest.approx(
+        0.5 * (as_hypothesis + as_reference))
+
+
+def test_own_video_is_one_and_zero_scores_are_not_rows(lexicon):
+    videos = {"video1": [lexicon.encode("a dog runs")], "video2": [lexicon.encode("the cat sleeps")],
+              "video3": [lexicon.encode("a dog sleeps")]}
+    queries = [Query(7, "video2", lexicon.encode("the cat sleeps")), Query(8, "video1", lexicon.encode("a dog runs"))]
+    rows = list(query_rows(queries, videos, lexicon))
+    assert [(video, sen_id) for video, sen_id, _ in rows] == [
+        ("video2", 7), ("video3", 7), ("video1", 8), ("video3", 8)]
+    assert rows[0][2] == 1.0 and rows[2][2] == 1.0
+    assert 0 < rows[1][2] < 1 and 0 < rows[3][2] < 1
+    listed = list(pair_rows([("video3", 8), ("video1", 7), ("video1", 8)], {q.sen_id: q for q in queries}, videos,
+                            lexicon))
+    assert [(video, sen_id) for video, sen_id, _ in listed] == [("video3", 8), ("video1", 8)]
+
+
+CAPTIONS = [(1, "video1", "test", "a dog runs"), (2, "video1", "test", "a dog is running"),
+            (3, "video2", "test", "the cat sleeps"), (4, "video2", "test", "a cat is sleeping"),
+            (5, "video3", "test", "a man sings")]
+
+
+def read_met(folder):
+    return pq.read_table(folder / "relevance" / "proxy=met")
+
+
+def test_writes_the_relevance_table_in_parts(tmp_path, monkeypatch, lexicon):
+    monkeypatch.setattr(met_pipeline, "QUERIES_PER_PART", 2)
+    figures = write_met_relevance(tmp_path, CAPTIONS, MetPairs(sample=None), lexicon=lexicon)
+    parts = sorted(path.name for path in (tmp_path / "relevance" / "proxy=met").iterdir())
+    assert parts == ["part-00000.parquet", "part-00001.parquet", "part-00002.parquet"]  # 5 queries, 2 a part
+    table = read_met(tmp_path)
+    assert [(f.name, str(f.type), f.nullable) for f in table.schema] == [
+        ("video_id", "string", False), ("sen_id", "int64", False), ("score", "float", False)]
+    rows = {(row["video_id"], row["sen_id"]): row["score"] for row in table.to_pylist()}
+    assert all(rows[(video, sen_id)] == 1.0 for sen_id, video, _, _ in CAPTIONS)
+    assert all(score > 0 for score in rows.values())
+    assert ("video3", 3) not in rows  # "a man sings" / "the cat sleeps": nothing shared
+    assert figures["queries"] == 5 and figures["rows"] == len(rows) and figures["kernel"] == "max"
+
+
+def test_a_sample_of_queries_is_seeded(tmp_path, lexicon):
+    write_met_relevance(tmp_path / "a", CAPTIONS, MetPairs(sample=2, seed=3), lexicon=lexicon)
+    write_met_relevance(tmp_path / "b", CAPTIONS, MetPairs(sample=2, seed=3), lexicon=lexicon)
+    first, second = read_met(tmp_path / "a").to_pylist(), read_met(tmp_path / "b").to_pylist()
+    assert first == second and len({row["sen_id"] for row in first}) == 2
+
+
+def test_listed_pairs_and_their_errors(tmp_path, lexicon):
+    pairs = tmp_path / "pairs.csv"
+    pairs.write_text("video_id,sen_id\nvideo2,1\nvideo1,1\nvideo3,3\n")
+    figures = write_met_relevance(tmp_path / "out", CAPTIONS, MetPairs(pairs_file=str(pairs)), lexicon=lexicon)
+    rows = read_met(tmp_path / "out").to_pylist()
+    assert [(row["video_id"], row["sen_id"]) for row in rows] == [("video2", 1), ("video1", 1)]
+    assert figures["pairs"] == 3 and figures["rows"] == 2
+    pairs.write_text("video_id,sen_id\nvideo9,1\n")
+    with pytest.raises(CapcleanError, match="line 2: video video9 or caption 1 is not in the selection"):
+        write_met_relevance(tmp_path / "bad", CAPTIONS, MetPairs(pairs_file=str(pairs)), lexicon=lexicon)
+    pairs.write_text("video,caption\nvideo1,1\n")
+    with pytest.raises(CapcleanError, match="expected columns video_id and sen_id"):
+        write_met_relevance(tmp_path / "bad", CAPTIONS, MetPairs(pairs_file=str(pairs)), lexicon=lexicon)
