@@ -1,0 +1,97 @@
+"""`make bench`, METEOR: NLTK's meteor_score and capclean's (transforms/evaluation/meteor.py) on the
+same pairs of MSR-VTT test captions, in one run: cost per pair, their ratio, and the largest difference.
+
+CPU time of this process (time.process_time), so that other work on the machine hardly moves the
+figures. capclean's cost is split in two: encoding every test caption once (the stems and WordNet
+synonyms of its new words), then matching the pairs. The last lines project both onto the MET
+proxy's exact all-pairs matrix of the test split (every caption against every caption of every
+video: 59,800 x 59,800 pairs), and time the MET kernel itself on a few query captions against every
+test video, as pipelines/met_relevance.py runs it.
+"""
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from nltk.translate.meteor_score import single_meteor_score  # noqa: E402
+
+from pipelines.caption_input import read_captions  # noqa: E402
+from transforms.evaluation.lexicon import default_wordnet_dir, open_wordnet  # noqa: E402
+from transforms.evaluation.met_relevance import MetSettings, Query, query_rows  # noqa: E402
+from transforms.evaluation.meteor import MeteorLexicon, single_meteor  # noqa: E402
+
+
+def sample_pairs(captions: list, count: int, seed: int) -> list:
+    """(reference, hypothesis) texts: half from one video, half from any two (the kernel sees both)."""
+    by_video = {}
+    for _, video_id, _, text in sorted(captions):
+        by_video.setdefault(video_id, []).append(text)
+    video_ids = sorted(by_video)
+    rng = random.Random(seed)
+    pairs = []
+    for number in range(count):
+        first = rng.choice(video_ids)
+        second = first if number % 2 == 0 else rng.choice(video_ids)
+        pairs.append((rng.choice(by_video[first]), rng.choice(by_video[second])))
+    return pairs
+
+
+def cpu_seconds(work) -> tuple:
+    started = time.process_time()
+    result = work()
+    return time.process_time() - started, result
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--input", required=True, help="raw MSR-VTT or a capclean output")
+    parser.add_argument("--pairs", type=int, default=5000, help="caption pairs (default: %(default)s)")
+    parser.add_argument("--queries", type=int, default=5, help="query captions for the kernel (default: %(default)s)")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    captions = [row for row in read_captions(args.input) if row[2] == "test"]
+    pairs = sample_pairs(captions, args.pairs, args.seed)
+    wordnet = open_wordnet(default_wordnet_dir())
+    single_meteor_score(["warm", "up"], ["warm", "up"], wordnet=wordnet)  # WordNet's files loaded before timing
+
+    nltk_seconds, theirs = cpu_seconds(lambda: [
+        single_meteor_score(reference.split(), hypothesis.split(), wordnet=wordnet) for reference, hypothesis in pairs])
+    lexicon = MeteorLexicon(wordnet)
+    texts = sorted({text for _, _, _, text in captions})
+    encode_seconds, encoded = cpu_seconds(lambda: {text: lexicon.encode(text) for text in texts})
+    match_seconds, ours = cpu_seconds(lambda: [
+        single_meteor(encoded[reference], encoded[hypothesis], lexicon) for reference, hypothesis in pairs])
+
+    nltk_pair, our_pair = nltk_seconds / len(pairs), match_seconds / len(pairs)
+    difference = max(abs(a - b) for a, b in zip(ours, theirs))
+    print(f"METEOR, {len(pairs):,} pairs of MSR-VTT test captions (half within a video), CPU time")
+    print(f"  NLTK meteor_score    {1e3 * nltk_pair:8.3f} ms a pair")
+    print(f"  capclean             {1e6 * our_pair:8.1f} us a pair, after encoding the split's {len(texts):,} "
+          f"distinct captions once ({encode_seconds:.1f} s)")
+    print(f"  ratio NLTK / capclean: {nltk_pair / our_pair:.0f}x; largest difference {difference:.1e}")
+    all_pairs = len(captions) ** 2
+    print(f"  the test split's all-pairs matrix ({all_pairs:,} pairs; twice for the match kernel): "
+          f"NLTK {nltk_pair * all_pairs / 86400:.0f} CPU days, capclean {our_pair * all_pairs / 3600:.1f} CPU hours")
+
+    kernel_figures(captions, encoded, lexicon, args.queries, args.seed)
+
+
+def kernel_figures(captions: list, encoded: dict, lexicon: MeteorLexicon, count: int, seed: int) -> None:
+    videos = {}
+    for _, video_id, _, text in sorted(captions):
+        videos.setdefault(video_id, []).append(encoded[text])
+    chosen = random.Random(seed).sample(sorted(captions), count)
+    queries = [Query(sen_id, video_id, encoded[text]) for sen_id, video_id, _, text in chosen]
+    for kernel in ("max", "match"):
+        seconds, rows = cpu_seconds(lambda: list(query_rows(queries, videos, lexicon, MetSettings(kernel=kernel))))
+        per_query = seconds / count
+        print(f"  MET kernel {kernel!r}: {per_query:.1f} CPU s a query caption against all {len(videos):,} videos "
+              f"({len(rows) / count:,.0f} rows > 0 of {len(videos):,}); all {len(captions):,} queries: "
+              f"{per_query * len(captions) / 3600:.0f} CPU hours")
+
+
+if __name__ == "__main__":
+    main()
