@@ -1,6 +1,7 @@
 """METEOR (transforms/evaluation/meteor.py) against NLTK's meteor_score on 10,000 pairs of real
-MSR-VTT test captions (issue 29: agreement to 1e-6), and the MET kernel "max" against NLTK's
-several-reference meteor_score on a video's twenty captions."""
+MSR-VTT test captions (issue 29: agreement to 1e-6), the batch code (meteor_batch.py) against it
+on a few captions x the whole split, and the MET kernel "max" against NLTK's several-reference
+meteor_score on a video's twenty captions."""
 import json
 import random
 import zipfile
@@ -11,6 +12,7 @@ from nltk.translate.meteor_score import meteor_score, single_meteor_score
 from transforms.evaluation.lexicon import default_wordnet_dir, open_wordnet
 from transforms.evaluation.met_relevance import MetSettings, video_relevance
 from transforms.evaluation.meteor import MeteorLexicon, single_meteor
+from transforms.evaluation.meteor_batch import build_batch, scores_against
 
 pytestmark = pytest.mark.integration
 
@@ -66,3 +68,17 @@ def test_the_max_kernel_is_nltks_score_against_the_videos_captions(test_captions
                                MetSettings(kernel="max"))
         theirs = meteor_score([text.split() for text in references], caption.split(), wordnet=wordnet)
         assert abs(ours - theirs) <= TOLERANCE
+
+
+def test_the_batch_code_equals_the_pair_at_a_time_code_on_the_whole_split(test_captions, wordnet):
+    lexicon = MeteorLexicon(wordnet)
+    others = [lexicon.encode(text) for video_id in sorted(test_captions) for text in test_captions[video_id]]
+    batch = build_batch(others, lexicon)
+    rng = random.Random(31)
+    for query in rng.sample(others, 4):
+        as_hypothesis = scores_against(query, batch, lexicon, query_is_reference=False)
+        as_reference = scores_against(query, batch, lexicon, query_is_reference=True)
+        assert max(abs(score - single_meteor(other, query, lexicon))
+                   for score, other in zip(as_hypothesis, others)) <= TOLERANCE
+        assert max(abs(score - single_meteor(query, other, lexicon))
+                   for score, other in zip(as_reference, others)) <= TOLERANCE

@@ -160,7 +160,9 @@ def _synonym_matches(hypothesis: EncodedCaption, reference: EncodedCaption, lexi
     its synonyms. Greedy, as in NLTK: an earlier choice can take a later one's only match."""
     hyp_taken = {i for i, _ in earlier}
     ref_taken = {j for _, j in earlier}
-    ref_free = [j for j in range(len(reference.stems)) if j not in ref_taken]
+    # Only the free reference stems some hypothesis stem reaches can be taken: usually one or two.
+    reach = hypothesis.synonym_reach
+    ref_free = [j for j in range(len(reference.stems)) if j not in ref_taken and reference.stems[j] in reach]
     pairs = []
     for i in range(len(hypothesis.stems) - 1, -1, -1):
         if not ref_free:
