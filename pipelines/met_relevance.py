@@ -2,10 +2,11 @@
 relevance/proxy=met/part-NNNNN.parquet, one row (video_id, sen_id, score float32) per pair with
 score > 0, a video's own captions at 1.
 
-The exact all-pairs matrix of MSR-VTT's test split is out of reach on two cores
-(docs/evaluation/meteor.md), so the caller says which pairs to compute (MetPairs):
+Which pairs (MetPairs):
 
-- a seeded sample of query captions, each against every video of the selection;
+- query captions against every video of the selection: all of them (sample None; MSR-VTT's
+  test split is 179 million rows, about 30 CPU minutes with the max kernel, an hour with
+  match: docs/evaluation/meteor.md), or a seeded sample;
 - or a CSV of (video_id, sen_id) pairs, such as a model's top-k.
 
 `write_met_relevance` is the whole command; `capclean relevance --proxies met` calls it with the
@@ -18,21 +19,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from transforms.errors import CapcleanError
 from transforms.evaluation.lexicon import default_wordnet_dir, open_wordnet
-from transforms.evaluation.met_relevance import MetSettings, Query, pair_rows, query_rows
+from transforms.evaluation.met_relevance import MetSettings, Query, pair_rows, query_relevance, video_side
 from transforms.evaluation.meteor import MeteorLexicon
 
 PROXY_FOLDER = Path("relevance") / "proxy=met"
 # The same columns as the other proxies' relevance/ (schemas/evaluation_tables.py RELEVANCE).
 SCHEMA = pa.schema([pa.field("video_id", pa.string(), nullable=False), pa.field("sen_id", pa.int64(), nullable=False),
                     pa.field("score", pa.float32(), nullable=False)])
-# Query captions per part file: each against every video. 100 x 2,990 test videos x 20 captions
-# = 6 million METEOR pairs, about a minute on one core.
-QUERIES_PER_PART = 100
+# Query captions per part file: each against every video. 500 x 59,800 test captions = 30 million
+# METEOR pairs (about 15 s on one core), 1.5 million rows.
+QUERIES_PER_PART = 500
 # Listed pairs per part file.
 PAIRS_PER_PART = 50_000
 
@@ -92,18 +94,33 @@ def read_pairs(path: str, inputs: MetInputs) -> list:
     return pairs
 
 
-def write_parts(output_dir: Path, row_chunks) -> int:
-    """One part file per chunk of (video_id, sen_id, score) rows; the number of rows written."""
+def write_parts(output_dir: Path, tables) -> int:
+    """One part file per table of (video_id, sen_id, score); the number of rows written."""
     folder = Path(output_dir) / PROXY_FOLDER
     folder.mkdir(parents=True, exist_ok=True)
     written = 0
-    for number, rows in enumerate(row_chunks):
-        columns = list(zip(*rows)) if rows else [[], [], []]
-        table = pa.Table.from_arrays([pa.array(column, type=schema_field.type)
-                                      for column, schema_field in zip(columns, SCHEMA)], schema=SCHEMA)
+    for number, table in enumerate(tables):
         pq.write_table(table, folder / f"part-{number:05d}.parquet", compression="zstd")
-        written += len(rows)
+        written += table.num_rows
     return written
+
+
+def rows_table(video_ids, sen_ids, scores) -> pa.Table:
+    return pa.Table.from_arrays([pa.array(video_ids, type=pa.string()), pa.array(sen_ids, type=pa.int64()),
+                                 pa.array(scores, type=pa.float32())], schema=SCHEMA)
+
+
+def queries_table(queries: list, side, lexicon: MeteorLexicon, settings: MetSettings) -> pa.Table:
+    """Each query against every video of the side, as rows with score > 0."""
+    video_ids = np.array(side.video_ids, dtype=object)
+    columns = ([], [], [])
+    for query in queries:
+        scores = query_relevance(query, side, lexicon, settings)
+        kept = scores > 0
+        columns[0].append(video_ids[kept])
+        columns[1].append(np.full(int(kept.sum()), query.sen_id, dtype=np.int64))
+        columns[2].append(scores[kept].astype(np.float32))
+    return rows_table(*(np.concatenate(column) if column else [] for column in columns))
 
 
 def _chunks(items: list, size: int):
@@ -120,13 +137,14 @@ def write_met_relevance(output_dir: Path, captions: list, pairs: MetPairs = MetP
     inputs = encode_captions(captions, lexicon or MeteorLexicon(open_wordnet(default_wordnet_dir())))
     if pairs.pairs_file:
         listed = read_pairs(pairs.pairs_file, inputs)
-        chunks = (list(pair_rows(chunk, inputs.queries, inputs.videos, inputs.lexicon, settings))
-                  for chunk in _chunks(listed, PAIRS_PER_PART))
+        chunks = (rows_table(*zip(*rows)) if rows else rows_table([], [], [])
+                  for rows in (list(pair_rows(chunk, inputs.queries, inputs.videos, inputs.lexicon, settings))
+                               for chunk in _chunks(listed, PAIRS_PER_PART)))
         scope = {"pairs_file": pairs.pairs_file, "pairs": len(listed)}
     else:
         queries = sample_queries(inputs, pairs.sample, pairs.seed)
-        chunks = (list(query_rows(chunk, inputs.videos, inputs.lexicon, settings))
-                  for chunk in _chunks(queries, QUERIES_PER_PART))
+        side = video_side(inputs.videos, inputs.lexicon)
+        chunks = (queries_table(chunk, side, inputs.lexicon, settings) for chunk in _chunks(queries, QUERIES_PER_PART))
         scope = {"queries": len(queries), "sample": pairs.sample, "seed": pairs.seed,
                  "pairs": len(queries) * len(inputs.videos)}
     rows = write_parts(output_dir, chunks)

@@ -18,14 +18,18 @@ so the combination is a choice (Kernel), named in the output's settings:
 Whatever the kernel, a video's own captions have relevance 1, as in the paper.
 
 Every video-caption pair costs one METEOR per caption of the video (two for "match"): MSR-VTT's
-test split is 2,990 videos x 59,800 captions x 20 = 3.6 billion, out of reach on two cores
-(docs/evaluation/meteor.md). So the pairs are named by the caller: some query captions against
-every video (query_rows), or a list of (video, caption) pairs such as a model's top-k (pair_rows).
+test split is 2,990 videos x 59,800 captions x 20 = 3.6 billion METEOR pairs. A query caption
+against every video goes through transforms/evaluation/meteor_batch.py (query_relevance, about
+0.5 us a pair); a list of (video, caption) pairs, such as a model's top-k, pair by pair
+(pair_rows, about 6 us a pair). docs/evaluation/meteor.md gives the costs on MSR-VTT.
 """
 from dataclasses import dataclass
 from typing import Iterator, Literal
 
+import numpy as np
+
 from transforms.evaluation.meteor import EncodedCaption, MeteorLexicon, MeteorParameters, single_meteor
+from transforms.evaluation.meteor_batch import CaptionBatch, build_batch, scores_against
 
 Kernel = Literal["max", "mean", "match"]
 KERNELS = ("max", "mean", "match")
@@ -67,15 +71,40 @@ def relevance(query: Query, video_id: str, video_captions: list, lexicon: Meteor
     return video_relevance(query.caption, video_captions, lexicon, settings)
 
 
-def query_rows(queries: list, videos: dict, lexicon: MeteorLexicon,
-               settings: MetSettings = MetSettings()) -> Iterator[tuple]:
-    """(video_id, sen_id, score) of every query against every video of `videos` (video_id ->
-    its encoded captions), score > 0 only, query by query in the order given."""
-    for query in queries:
-        for video_id, captions in videos.items():
-            score = relevance(query, video_id, captions, lexicon, settings)
-            if score > 0:
-                yield video_id, query.sen_id, score
+@dataclass(frozen=True)
+class VideoSide:
+    """Every candidate video's captions as one batch, video after video: video i's captions are
+    batch captions starts[i] to starts[i] + counts[i]."""
+    video_ids: tuple
+    starts: np.ndarray
+    counts: np.ndarray
+    batch: CaptionBatch
+
+
+def video_side(videos: dict, lexicon: MeteorLexicon) -> VideoSide:
+    """`videos`: video_id -> its encoded captions (at least one each)."""
+    video_ids = tuple(videos)
+    counts = np.array([len(videos[video_id]) for video_id in video_ids], dtype=np.int64)
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+    captions = [caption for video_id in video_ids for caption in videos[video_id]]
+    return VideoSide(video_ids, starts, counts, build_batch(captions, lexicon))
+
+
+def query_relevance(query: Query, side: VideoSide, lexicon: MeteorLexicon,
+                    settings: MetSettings = MetSettings()) -> np.ndarray:
+    """The query's relevance to every video of the side (in its order): video_relevance, 1 for its own video."""
+    as_hypothesis = scores_against(query.caption, side.batch, lexicon, False, settings.parameters)
+    best = np.maximum.reduceat(as_hypothesis, side.starts)
+    if settings.kernel == "max":
+        scores = best
+    elif settings.kernel == "mean":
+        scores = np.add.reduceat(as_hypothesis, side.starts) / side.counts
+    else:
+        as_reference = scores_against(query.caption, side.batch, lexicon, True, settings.parameters)
+        scores = 0.5 * (best + np.add.reduceat(as_reference, side.starts) / side.counts)
+    scores[[index for index, video_id in enumerate(side.video_ids) if video_id == query.video_id]] = (
+        OWN_VIDEO_RELEVANCE)
+    return scores
 
 
 def pair_rows(pairs: list, queries: dict, videos: dict, lexicon: MeteorLexicon,

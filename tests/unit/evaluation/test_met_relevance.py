@@ -7,7 +7,8 @@ from pipelines import met_relevance as met_pipeline
 from pipelines.met_relevance import MetPairs, write_met_relevance
 from transforms.errors import CapcleanError
 from transforms.evaluation.lexicon import default_wordnet_dir, open_wordnet
-from transforms.evaluation.met_relevance import MetSettings, Query, pair_rows, query_rows, video_relevance
+from transforms.evaluation.met_relevance import (MetSettings, Query, pair_rows, query_relevance, video_relevance,
+                                                 video_side)
 from transforms.evaluation.meteor import MeteorLexicon, single_meteor
 
 # METEOR of a 3-word caption against itself: one chunk of 3 matches, penalty 0.5 / 27.
@@ -46,18 +47,27 @@ def test_the_match_kernel_takes_the_caption_as_reference_in_its_second_half(lexi
         0.5 * (as_hypothesis + as_reference))
 
 
-def test_own_video_is_one_and_zero_scores_are_not_rows(lexicon):
-    videos = {"video1": [lexicon.encode("a dog runs")], "video2": [lexicon.encode("the cat sleeps")],
-              "video3": [lexicon.encode("a dog sleeps")]}
-    queries = [Query(7, "video2", lexicon.encode("the cat sleeps")), Query(8, "video1", lexicon.encode("a dog runs"))]
-    rows = list(query_rows(queries, videos, lexicon))
-    assert [(video, sen_id) for video, sen_id, _ in rows] == [
-        ("video2", 7), ("video3", 7), ("video1", 8), ("video3", 8)]
-    assert rows[0][2] == 1.0 and rows[2][2] == 1.0
-    assert 0 < rows[1][2] < 1 and 0 < rows[3][2] < 1
-    listed = list(pair_rows([("video3", 8), ("video1", 7), ("video1", 8)], {q.sen_id: q for q in queries}, videos,
-                            lexicon))
-    assert [(video, sen_id) for video, sen_id, _ in listed] == [("video3", 8), ("video1", 8)]
+def test_own_video_is_one_and_every_kernel_agrees_pair_by_pair(lexicon):
+    videos = {"video1": [lexicon.encode("a dog runs"), lexicon.encode("a man sings")],
+              "video2": [lexicon.encode("the cat sleeps")], "video3": [lexicon.encode("a dog sleeps")]}
+    side = video_side(videos, lexicon)
+    query = Query(7, "video2", lexicon.encode("the dog runs"))
+    for kernel in ("max", "mean", "match"):
+        settings = MetSettings(kernel=kernel)
+        scores = query_relevance(query, side, lexicon, settings)
+        assert scores[1] == 1.0  # its own video, though METEOR with "the cat sleeps" is lower
+        for index in (0, 2):
+            video_id = side.video_ids[index]
+            assert scores[index] == pytest.approx(video_relevance(query.caption, videos[video_id], lexicon, settings))
+    assert 0 < query_relevance(query, side, lexicon)[0] < 1
+
+
+def test_listed_pairs_skip_zero_scores_and_keep_their_order(lexicon):
+    videos = {"video1": [lexicon.encode("a dog runs")], "video2": [lexicon.encode("the cat sleeps")]}
+    queries = {7: Query(7, "video2", lexicon.encode("the cat sleeps")), 8: Query(8, "video3", lexicon.encode("a dog"))}
+    listed = list(pair_rows([("video2", 8), ("video1", 7), ("video1", 8), ("video2", 7)], queries, videos, lexicon))
+    assert [(video, sen_id) for video, sen_id, _ in listed] == [("video1", 8), ("video2", 7)]
+    assert listed[1][2] == 1.0 and 0 < listed[0][2] < 1
 
 
 CAPTIONS = [(1, "video1", "test", "a dog runs"), (2, "video1", "test", "a dog is running"),
