@@ -10,8 +10,9 @@ Three of their four proxies are an intersection over union (IoU) of two sets:
 
 For MSR-VTT a video's set holds the words "present in 25% or more" of its captions, and a
 video's own captions have relevance 1. Every detail of the construction that the paper leaves
-open is a field of RelevanceReading, so that the readings can be compared (issue 29's
-calibration); docs/commands/relevance.md says what the authors' released scripts do.
+open is a field of RelevanceReading (relevance_reading.py, re-exported here), so that the readings
+can be compared (issue 29's calibration); docs/commands/relevance.md says what the authors'
+released scripts do and where capclean differs.
 
 IoU is sparse algebra: with binary incidence matrices V (videos x vocabulary) and C (captions x
 vocabulary), the intersections are V @ C.T, and the union of a pair is |v| + |c| - intersection.
@@ -23,67 +24,19 @@ Usage (the caller tags the captions once, with transforms/evaluation/pos.py):
     sets = caption_sets(tagged_captions, "pos", reading)          # the slow part, reusable
     relevance = relevance_from_sets(sets, reading)                # Relevance: CSR + ids
 """
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterator
 
 import numpy as np
 import scipy.sparse as sp
 
 from transforms.errors import ConfigError
+from transforms.evaluation.relevance_reading import (DEFAULT_PARTS, KNOWN_PARTS, PROXIES, STOP_LISTS,  # noqa: F401
+                                                     TOKENIZATIONS, VIDEO_SETS, Part, RelevanceReading,
+                                                     parts_from_weights)
 
-PROXIES = ("bow", "pos", "syn")
-# How a caption's words are found: spaCy's tokens (punctuation dropped), or the caption split at
-# each space as the authors' parse_dataframe.py does (punctuation stays on its word: "car.").
-TOKENIZATIONS = ("spacy", "split")
-# The stop lists: spaCy's English STOP_WORDS (326 words, spaCy 3.8; the authors' choice), or
-# none. NLTK's list is not installed offline (only WordNet is), so it is not offered.
-STOP_LISTS = ("spacy", "none")
-# A video's side of a pair: "threshold": one set per video, the words in at least
-# video_threshold of its captions (the paper's MSR-VTT rule); "caption-mean" / "caption-max":
-# no video set, the mean / the maximum of the caption's IoU with each of the video's captions.
-VIDEO_SETS = ("threshold", "caption-mean", "caption-max")
 # Pairs computed at once (float32 + int32 index each, a few times over while summing parts).
 CHUNK_PAIRS = 20_000_000
-
-
-@dataclass(frozen=True)
-class Part:
-    """A part of speech of the pos and syn proxies: spaCy's universal tags that count as it, its
-    weight in the sum, and WordNet's part of speech for its synsets."""
-    name: str
-    tags: tuple
-    weight: float
-    wordnet_pos: str
-
-
-# The paper's parts: verbs and nouns, 0.5 each. spaCy 3 tags auxiliaries ("is") AUX, not VERB.
-DEFAULT_PARTS = (Part("verb", ("VERB",), 0.5, "v"), Part("noun", ("NOUN",), 0.5, "n"))
-
-
-@dataclass(frozen=True)
-class RelevanceReading:
-    """One reading of the construction; the defaults are the paper's text as capclean reads it."""
-    video_threshold: float = 0.25  # share of a video's captions a word must be in ("threshold" sets)
-    video_sets: str = "threshold"  # one of VIDEO_SETS
-    stop_list: str = "spacy"  # one of STOP_LISTS; bow only (the authors keep every verb and noun)
-    tokens: str = "spacy"  # one of TOKENIZATIONS; bow only (pos and syn need spaCy's tags)
-    lowercase: bool = True  # the authors compare words as written; MSR-VTT is nearly all lower case
-    lemmas: bool = False  # spaCy's lemmas instead of the words as written (bow with spaCy tokens, pos)
-    parts: tuple = field(default=DEFAULT_PARTS)  # pos and syn
-    own_captions_one: bool = True  # a video's own captions have relevance 1, whatever their IoU
-
-    def __post_init__(self):
-        for name, value, allowed in (("video_sets", self.video_sets, VIDEO_SETS),
-                                     ("stop_list", self.stop_list, STOP_LISTS),
-                                     ("tokens", self.tokens, TOKENIZATIONS)):
-            if value not in allowed:
-                raise ConfigError(f"relevance {name} {value!r}: choose from {', '.join(allowed)}")
-        if not 0.0 <= self.video_threshold <= 1.0:
-            raise ConfigError(f"relevance video threshold must be in [0, 1], not {self.video_threshold}")
-        if self.lemmas and self.tokens == "split":
-            raise ConfigError("relevance: lemmas come from spaCy's tokens; they cannot go with split tokens")
-        if not self.parts or any(part.weight < 0 for part in self.parts):
-            raise ConfigError("relevance: at least one part of speech, with weights of 0 or more")
 
 
 @dataclass(frozen=True)

@@ -186,3 +186,15 @@ def test_syn_relevance_matches_inflected_words_through_their_synset(wordnet):
     scores = dense(relevance_matrix(captions, "syn", RelevanceReading(own_captions_one=False), wordnet))
     verbs_equal = sets.sets[0][0] == sets.sets[0][1]
     assert scores[0, 1] == pytest.approx(0.5 * verbs_equal + 0.5 * 1.0)
+
+
+def test_parts_come_from_name_weight_pairs_and_auxiliaries_join_verbs_on_request():
+    from transforms.evaluation.relevance import parts_from_weights
+
+    assert parts_from_weights("verb=0.5,noun=0.5") == DEFAULT_PARTS
+    verb, noun = parts_from_weights("verb=0.3, noun=0.7", aux_as_verbs=True)
+    assert verb.tags == ("VERB", "AUX") and verb.weight == 0.3 and noun == Part("noun", ("NOUN",), 0.7, "n")
+    with pytest.raises(ConfigError, match="unknown part of speech 'det'"):
+        parts_from_weights("det=1")
+    with pytest.raises(ConfigError, match="NAME=WEIGHT"):
+        parts_from_weights("verb")
