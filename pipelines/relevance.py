@@ -134,7 +134,7 @@ def write_chunk(folder: Path, number: int, chunk, video_ids: pa.Array, sen_ids, 
 
 def write_proxy(output_dir: Path, proxy: str, captions: list, reading, chunk_captions, wordnet) -> dict:
     """relevance/proxy=NAME/ of one proxy; its figures."""
-    from transforms.evaluation.relevance import caption_sets, relevance_chunks, video_membership
+    from transforms.evaluation.relevance import caption_sets, mean_set_sizes, relevance_chunks, video_membership
 
     started = time.monotonic()
     sets = caption_sets(captions, proxy, reading, wordnet)
@@ -152,6 +152,7 @@ def write_proxy(output_dir: Path, proxy: str, captions: list, reading, chunk_cap
     all_pairs = len(video_ids) * len(sets.sen_ids)
     return {"pairs": pairs, "all_pairs": all_pairs, "density": pairs / all_pairs if all_pairs else 0.0,
             "mean_score": score_sum / all_pairs if all_pairs else 0.0, "chunks": chunks,
+            "mean_set_sizes": mean_set_sizes(sets, reading),
             "sets_seconds": round(sets_seconds, 3), "seconds": round(time.monotonic() - started, 3),
             "peak_memory_mib_so_far": round(peak_memory_mib(), 1)}
 
