@@ -23,15 +23,13 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from schemas.evaluation_tables import RELEVANCE
 from transforms.errors import CapcleanError
 from transforms.evaluation.lexicon import default_wordnet_dir, open_wordnet
 from transforms.evaluation.met_relevance import MetSettings, Query, pair_rows, query_relevance, video_side
 from transforms.evaluation.meteor import MeteorLexicon
 
 PROXY_FOLDER = Path("relevance") / "proxy=met"
-# The same columns as the other proxies' relevance/ (schemas/evaluation_tables.py RELEVANCE).
-SCHEMA = pa.schema([pa.field("video_id", pa.string(), nullable=False), pa.field("sen_id", pa.int64(), nullable=False),
-                    pa.field("score", pa.float32(), nullable=False)])
 # Query captions per part file: each against every video. 500 x 59,800 test captions = 30 million
 # METEOR pairs (about 15 s on one core), 1.5 million rows.
 QUERIES_PER_PART = 500
@@ -94,20 +92,21 @@ def read_pairs(path: str, inputs: MetInputs) -> list:
     return pairs
 
 
-def write_parts(output_dir: Path, tables) -> int:
-    """One part file per table of (video_id, sen_id, score); the number of rows written."""
+def write_parts(output_dir: Path, tables) -> tuple:
+    """One part file per table of (video_id, sen_id, score); the rows written and their scores' sum."""
     folder = Path(output_dir) / PROXY_FOLDER
     folder.mkdir(parents=True, exist_ok=True)
-    written = 0
+    written, score_sum = 0, 0.0
     for number, table in enumerate(tables):
         pq.write_table(table, folder / f"part-{number:05d}.parquet", compression="zstd")
         written += table.num_rows
-    return written
+        score_sum += float(np.sum(table["score"].to_numpy(), dtype=np.float64))
+    return written, score_sum
 
 
 def rows_table(video_ids, sen_ids, scores) -> pa.Table:
     return pa.Table.from_arrays([pa.array(video_ids, type=pa.string()), pa.array(sen_ids, type=pa.int64()),
-                                 pa.array(scores, type=pa.float32())], schema=SCHEMA)
+                                 pa.array(scores, type=pa.float32())], schema=RELEVANCE)
 
 
 def queries_table(queries: list, side, lexicon: MeteorLexicon, settings: MetSettings) -> pa.Table:
@@ -131,22 +130,25 @@ def _chunks(items: list, size: int):
 def write_met_relevance(output_dir: Path, captions: list, pairs: MetPairs = MetPairs(),
                         settings: MetSettings = MetSettings(), lexicon: Optional[MeteorLexicon] = None) -> dict:
     """Write relevance/proxy=met/ under `output_dir` for the selected `captions` (every video of
-    them is a candidate); return the figures for stats.json. Without a lexicon, WordNet is opened
-    from where `make install` puts it."""
-    started = time.process_time()
+    them is a candidate); return the figures for stats.json, with the keys of the other proxies'
+    (pairs: rows written, all_pairs: (video, caption) pairs scored). Without a lexicon, WordNet is
+    opened from where `make install` puts it."""
+    started, cpu_started = time.monotonic(), time.process_time()
     inputs = encode_captions(captions, lexicon or MeteorLexicon(open_wordnet(default_wordnet_dir())))
     if pairs.pairs_file:
         listed = read_pairs(pairs.pairs_file, inputs)
         chunks = (rows_table(*zip(*rows)) if rows else rows_table([], [], [])
                   for rows in (list(pair_rows(chunk, inputs.queries, inputs.videos, inputs.lexicon, settings))
                                for chunk in _chunks(listed, PAIRS_PER_PART)))
-        scope = {"pairs_file": pairs.pairs_file, "pairs": len(listed)}
+        scope = {"pairs_file": pairs.pairs_file}
+        scored = len(listed)
     else:
         queries = sample_queries(inputs, pairs.sample, pairs.seed)
         side = video_side(inputs.videos, inputs.lexicon)
         chunks = (queries_table(chunk, side, inputs.lexicon, settings) for chunk in _chunks(queries, QUERIES_PER_PART))
-        scope = {"queries": len(queries), "sample": pairs.sample, "seed": pairs.seed,
-                 "pairs": len(queries) * len(inputs.videos)}
-    rows = write_parts(output_dir, chunks)
-    return {"proxy": "met", "kernel": settings.kernel, "videos": len(inputs.videos), **scope, "rows": rows,
-            "cpu_seconds": round(time.process_time() - started, 1)}
+        scope = {"queries": len(queries), "sample": pairs.sample, "seed": pairs.seed}
+        scored = len(queries) * len(inputs.videos)
+    rows, score_sum = write_parts(output_dir, chunks)
+    return {"kernel": settings.kernel, "videos": len(inputs.videos), **scope, "pairs": rows, "all_pairs": scored,
+            "density": rows / scored if scored else 0.0, "mean_score": score_sum / scored if scored else 0.0,
+            "seconds": round(time.monotonic() - started, 3), "cpu_seconds": round(time.process_time() - cpu_started, 1)}

@@ -1,5 +1,6 @@
 """`capclean relevance`: the relevance of every (video, caption) pair of a split by the proxies
-bow, pos and syn, written as relevance/proxy=NAME/part-*.parquet, with stats.json and manifest.json.
+bow, pos and syn, and met on request, written as relevance/proxy=NAME/part-*.parquet, with
+stats.json and manifest.json. met (METEOR) is pipelines/met_relevance.py.
 
 The input is read as `capclean overlap` reads it (pipelines/caption_input.py); the captions are
 tagged once by spaCy (transforms/evaluation/pos.py) for every proxy. The method is
@@ -29,6 +30,10 @@ class RelevanceRun:
     videos_file: str | None
     proxies: tuple
     chunk_captions: int | None  # None: about CHUNK_PAIRS pairs a chunk
+    met_kernel: str = "max"
+    met_queries: int | None = None  # met: None, every caption against every video; else a sample
+    met_seed: int = 0
+    met_pairs_file: str | None = None  # met: only the pairs of this CSV
 
 
 def add_relevance_arguments(command) -> None:
@@ -43,7 +48,8 @@ def add_relevance_arguments(command) -> None:
     which.add_argument("--videos", metavar="FILE", help="only these videos: a CSV with a video_id column (as "
                        "retrieval_splits/MSRVTT_JSFUSION_test.csv) or one id a line")
     which.add_argument("--proxies", default=",".join(PROXIES), metavar="LIST",
-                       help=f"comma-separated of {','.join(PROXIES)} (default: %(default)s)")
+                       help=f"comma-separated of {','.join(PROXIES + ('met',))} (default: %(default)s)")
+    add_met_arguments(command)
     reading = command.add_argument_group("reading of the construction (defaults: the paper's, as docs/commands/"
                                          "relevance.md reads it)")
     reading.add_argument("--video-threshold", type=float, default=default.video_threshold, metavar="SHARE",
@@ -70,6 +76,22 @@ def add_relevance_arguments(command) -> None:
                          "once (default: about 20 million pairs a chunk)")
 
 
+# transforms/evaluation/met_relevance.py's KERNELS, written out: importing it would load NLTK for every command.
+MET_KERNELS = ("max", "mean", "match")
+
+
+def add_met_arguments(command) -> None:
+    met = command.add_argument_group("met (METEOR; docs/evaluation/meteor.md)")
+    met.add_argument("--met-kernel", choices=MET_KERNELS, default="max", help="a caption against a video's "
+                     "captions: the best METEOR (NLTK's several references), the mean, or the match kernel "
+                     "(default: %(default)s)")
+    met.add_argument("--met-queries", type=int, metavar="N", help="a seeded sample of N captions, each against "
+                     "every video (default: every caption; the test split takes about 30 CPU minutes)")
+    met.add_argument("--met-seed", type=int, default=0, help="the sample's seed (default: %(default)s)")
+    met.add_argument("--met-pairs", metavar="FILE", help="only these pairs: a CSV with video_id and sen_id columns, "
+                     "such as a model's top-k")
+
+
 def reading_from_arguments(args):
     from transforms.evaluation.relevance_reading import RelevanceReading, parts_from_weights
 
@@ -83,15 +105,17 @@ def run_from_arguments(args) -> RelevanceRun:
     from transforms.evaluation.relevance_reading import PROXIES
 
     proxies = tuple(dict.fromkeys(name.strip() for name in args.proxies.split(",") if name.strip()))
-    unknown = [name for name in proxies if name not in PROXIES]
+    unknown = [name for name in proxies if name not in PROXIES + ("met",)]
     if unknown or not proxies:
-        raise ConfigError(f"--proxies {args.proxies}: choose from {', '.join(PROXIES)}")
+        raise ConfigError(f"--proxies {args.proxies}: choose from {', '.join(PROXIES + ('met',))}")
+    if args.met_queries is not None and args.met_queries < 1:
+        raise ConfigError(f"--met-queries must be at least 1, not {args.met_queries}")
     if args.chunk_captions is not None and args.chunk_captions < 1:
         raise ConfigError(f"--chunk-captions must be at least 1, not {args.chunk_captions}")
     if not Path(args.input).exists():
         raise CapcleanError(f"--input {args.input}: no such file or folder")
     return RelevanceRun(args.input, None if args.split == "all" else args.split, args.videos, proxies,
-                        args.chunk_captions)
+                        args.chunk_captions, args.met_kernel, args.met_queries, args.met_seed, args.met_pairs)
 
 
 def selected_captions(run: RelevanceRun) -> list:
@@ -160,6 +184,18 @@ def write_proxy(output_dir: Path, proxy: str, captions: list, reading, chunk_cap
             "peak_memory_mib_so_far": round(peak_memory_mib(), 1)}
 
 
+def write_met(output_dir: Path, captions: list, run: RelevanceRun, wordnet) -> dict:
+    """relevance/proxy=met/: METEOR needs no tags, only the captions and WordNet."""
+    from pipelines.met_relevance import MetPairs, write_met_relevance
+    from transforms.evaluation.met_relevance import MetSettings
+    from transforms.evaluation.meteor import MeteorLexicon
+
+    pairs = MetPairs(sample=run.met_queries, seed=run.met_seed, pairs_file=run.met_pairs_file)
+    figures = write_met_relevance(output_dir, captions, pairs, MetSettings(kernel=run.met_kernel),
+                                  MeteorLexicon(wordnet))
+    return {**figures, "peak_memory_mib_so_far": round(peak_memory_mib(), 1)}
+
+
 def run_relevance(run: RelevanceRun, reading, output_dir: Path) -> dict:
     """Write relevance/ and stats.json into `output_dir`; return the figures."""
     from transforms.evaluation.pos import SPACY_MODEL, load_tagger, tag_captions
@@ -167,21 +203,28 @@ def run_relevance(run: RelevanceRun, reading, output_dir: Path) -> dict:
     started = time.monotonic()
     rows = selected_captions(run)
     wordnet = None
-    if "syn" in run.proxies:
+    if "syn" in run.proxies or "met" in run.proxies:
         from transforms.evaluation.lexicon import default_wordnet_dir, open_wordnet
         wordnet = open_wordnet(default_wordnet_dir())  # missing: one line now, before the tagging
     read_seconds = time.monotonic() - started
-    log.info("tagging %d captions of %d videos", len(rows), len({row[1] for row in rows}))
-    tagged = tag_captions(load_tagger(), rows)
+    set_proxies = [proxy for proxy in run.proxies if proxy != "met"]  # met needs no tagging
+    if set_proxies:
+        log.info("tagging %d captions of %d videos", len(rows), len({row[1] for row in rows}))
+        tagged = tag_captions(load_tagger(), rows)
     tag_seconds = time.monotonic() - started - read_seconds
     figures = {"captions": len(rows), "videos": len({row[1] for row in rows}),
                "seconds": {"read": round(read_seconds, 3), "tag": round(tag_seconds, 3)}, "proxies": {}}
     for proxy in run.proxies:
         log.info("relevance by %s", proxy)
-        figures["proxies"][proxy] = write_proxy(output_dir, proxy, tagged, reading, run.chunk_captions, wordnet)
+        if proxy == "met":
+            figures["proxies"][proxy] = write_met(output_dir, rows, run, wordnet)
+        else:
+            figures["proxies"][proxy] = write_proxy(output_dir, proxy, tagged, reading, run.chunk_captions, wordnet)
     figures["peak_memory_mib"] = round(peak_memory_mib(), 1)
     figures["settings"] = {"split": run.split or "all", "videos": run.videos_file, "proxies": list(run.proxies),
                            "chunk_captions": run.chunk_captions, "tagger": SPACY_MODEL,
+                           "met": {"kernel": run.met_kernel, "queries": run.met_queries, "seed": run.met_seed,
+                                   "pairs_file": run.met_pairs_file},
                            "reading": json.loads(json.dumps(asdict(reading)))}
     with open(output_dir / "stats.json", "w", encoding="utf-8") as handle:
         json.dump(figures, handle, indent=2, sort_keys=True)

@@ -1,5 +1,7 @@
 """The MET proxy: its video kernels by hand (transforms/evaluation/met_relevance.py) and the Parquet
 it writes (pipelines/met_relevance.py), on captions whose METEOR scores are known."""
+import json
+
 import pyarrow.parquet as pq
 import pytest
 
@@ -91,7 +93,8 @@ def test_writes_the_relevance_table_in_parts(tmp_path, monkeypatch, lexicon):
     assert all(rows[(video, sen_id)] == 1.0 for sen_id, video, _, _ in CAPTIONS)
     assert all(score > 0 for score in rows.values())
     assert ("video3", 3) not in rows  # "a man sings" / "the cat sleeps": nothing shared
-    assert figures["queries"] == 5 and figures["rows"] == len(rows) and figures["kernel"] == "max"
+    assert figures["queries"] == 5 and figures["all_pairs"] == 15 and figures["kernel"] == "max"
+    assert figures["pairs"] == len(rows) and figures["mean_score"] == pytest.approx(sum(rows.values()) / 15)
 
 
 def test_a_sample_of_queries_is_seeded(tmp_path, lexicon):
@@ -107,10 +110,65 @@ def test_listed_pairs_and_their_errors(tmp_path, lexicon):
     figures = write_met_relevance(tmp_path / "out", CAPTIONS, MetPairs(pairs_file=str(pairs)), lexicon=lexicon)
     rows = read_met(tmp_path / "out").to_pylist()
     assert [(row["video_id"], row["sen_id"]) for row in rows] == [("video2", 1), ("video1", 1)]
-    assert figures["pairs"] == 3 and figures["rows"] == 2
+    assert figures["all_pairs"] == 3 and figures["pairs"] == 2
     pairs.write_text("video_id,sen_id\nvideo9,1\n")
     with pytest.raises(CapcleanError, match="line 2: video video9 or caption 1 is not in the selection"):
         write_met_relevance(tmp_path / "bad", CAPTIONS, MetPairs(pairs_file=str(pairs)), lexicon=lexicon)
     pairs.write_text("video,caption\nvideo1,1\n")
     with pytest.raises(CapcleanError, match="expected columns video_id and sen_id"):
         write_met_relevance(tmp_path / "bad", CAPTIONS, MetPairs(pairs_file=str(pairs)), lexicon=lexicon)
+
+
+# --- capclean relevance --proxies met --------------------------------------------------------------
+
+MSRVTT_VIDEOS = [{"video_id": f"video{n}", "split": split, "category": 1}
+                 for n, split in ((1, "test"), (2, "test"), (3, "train"))]
+MSRVTT_CAPTIONS = [(0, 1, "a man is talking"), (1, 1, "a man speaks to the camera"), (2, 2, "a chef cooks pasta"),
+                   (3, 2, "a man is cooking"), (4, 3, "a man is talking")]
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory, write_annotations):
+    folder = tmp_path_factory.mktemp("met") / "in"
+    return write_annotations(folder, MSRVTT_VIDEOS, [{"sen_id": s, "video_id": f"video{v}", "caption": c}
+                                                     for s, v, c in MSRVTT_CAPTIONS])
+
+
+def test_the_command_writes_met_beside_the_other_proxies_without_tagging(source, tmp_path, lexicon, capsys):
+    from pipelines.cli import main
+
+    out = tmp_path / "out"
+    assert main(["relevance", "--input", str(source), "--output", str(out), "--proxies", "met",
+                 "--met-kernel", "mean"]) == 0
+    rows = {(row["video_id"], row["sen_id"]): row["score"] for row in read_met(out).to_pylist()}
+    assert set(rows) == {(f"video{v}", s) for s in range(4) for v in (1, 2)}  # the test split; all share "a"
+    assert rows[("video1", 0)] == rows[("video2", 2)] == 1.0
+    talking, speaks = lexicon.encode("a man is talking"), lexicon.encode("a man speaks to the camera")
+    cooking = lexicon.encode("a man is cooking")
+    expected = (single_meteor(talking, cooking, lexicon) + single_meteor(speaks, cooking, lexicon)) / 2
+    assert rows[("video1", 3)] == pytest.approx(expected, abs=1e-6)  # float32
+    stats = json.loads((out / "stats.json").read_text())
+    assert stats["seconds"]["tag"] < 0.5 and stats["settings"]["met"]["kernel"] == "mean"
+    assert stats["proxies"]["met"]["pairs"] == 8 and stats["proxies"]["met"]["all_pairs"] == 8
+    assert "met" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("flags, message", [
+    (["--met-queries", "0"], "--met-queries must be at least 1"),
+    (["--met-pairs", "no-such-pairs.csv"], "cannot read the pairs file no-such-pairs.csv"),
+])
+def test_met_flag_errors_are_one_line(source, tmp_path, capsys, flags, message):
+    from pipelines.cli import main
+
+    assert main(["relevance", "--input", str(source), "--output", str(tmp_path / "out"), "--proxies", "met",
+                 *flags]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_command_line_names_the_same_kernels():
+    from pipelines.relevance import MET_KERNELS
+    from transforms.evaluation.met_relevance import KERNELS
+
+    assert MET_KERNELS == KERNELS

@@ -80,7 +80,8 @@ def test_a_list_of_videos_pairs_those_videos_and_their_captions_only(source, tmp
 
 
 @pytest.mark.parametrize("flags, message", [
-    (["--proxies", "bow,met"], "--proxies bow,met: choose from bow, pos, syn"),
+    (["--proxies", "bow,meteor"], "--proxies bow,meteor: choose from bow, pos, syn, met"),
+    (["--proxies", "met", "--met-queries", "0"], "--met-queries must be at least 1"),
     (["--video-threshold", "25"], "video threshold must be in [0, 1]"),
     (["--split", "tset"], "no caption of"),
     (["--pos-weights", "det=1"], "unknown part of speech 'det'"),
