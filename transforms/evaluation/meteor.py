@@ -72,7 +72,7 @@ class MeteorLexicon:
         self._word_ids = {}      # lower-cased word -> id
         self._stem_of_word = []  # word id -> stem id
         self._stem_ids = {}      # stem, or a synonym's name -> id
-        self._synonyms = {}      # stem id -> frozenset of the other stem ids it may match in stage 3
+        self._synonyms = {}      # stem id -> frozenset of the other stem ids it may match in the synonym stage
 
     def encode(self, caption: str) -> EncodedCaption:
         """The caption's whitespace tokens, lower-cased, as ids."""
@@ -101,7 +101,7 @@ class MeteorLexicon:
         stem_id = self._string_id(stem)
         if stem_id not in self._synonyms:
             # NLTK's synonym set of a hypothesis stem: the lemma names without "_" of its synsets, and
-            # the stem itself. The stem itself never matches in stage 3 (stage 2 used up equal stems
+            # the stem itself. The stem itself never matches in the synonym stage (the stem stage used up equal stems
             # on one side), so it is left out and a caption's synonym_reach stays a quick test.
             names = {lemma.name() for synset in self._wordnet.synsets(stem) for lemma in synset.lemmas()}
             self._synonyms[stem_id] = frozenset(
@@ -115,8 +115,8 @@ class MeteorLexicon:
 def align(hypothesis: EncodedCaption, reference: EncodedCaption, lexicon: MeteorLexicon) -> list:
     """NLTK's alignment: (hypothesis position, reference position) pairs, sorted by hypothesis position.
 
-    Stages 1 and 2 only ever pair words of one stem, so they run stem by stem; stage 3 runs only
-    when a reference stem is a synonym of one of the hypothesis's.
+    The exact and stem stages only pair words of one stem, so they run stem by stem; the synonym
+    stage runs only when a reference stem is a synonym of one of the hypothesis's.
     """
     matches = []
     for stem in hypothesis.stem_set & reference.stem_set:
@@ -127,7 +127,7 @@ def align(hypothesis: EncodedCaption, reference: EncodedCaption, lexicon: Meteor
         elif stem in hypothesis.mixed_stems or stem in reference.mixed_stems:
             matches += _exact_then_stem(hyp_positions, ref_positions, hypothesis.words, reference.words)
         else:
-            # One word a side: whether equal (stage 1) or only of one stem (stage 2), paired from the end.
+            # One word a side: whether equal (exact stage) or only of one stem (stem stage), paired from the end.
             matches += _pair_from_the_end(hyp_positions, ref_positions)
     if not hypothesis.synonym_reach.isdisjoint(reference.stem_set):
         matches += _synonym_matches(hypothesis, reference, lexicon, matches)
@@ -143,7 +143,7 @@ def _pair_from_the_end(hyp_positions: list, ref_positions: list) -> list:
 
 
 def _exact_then_stem(hyp_positions: list, ref_positions: list, hyp_words: tuple, ref_words: tuple) -> list:
-    """One stem's occurrences: equal words paired first (stage 1), then what is left (stage 2)."""
+    """One stem's occurrences: equal words paired first (exact stage), then what is left (stem stage)."""
     pairs = []
     for word in {hyp_words[i] for i in hyp_positions} & {ref_words[j] for j in ref_positions}:
         pairs += _pair_from_the_end([i for i in hyp_positions if hyp_words[i] == word],
@@ -156,7 +156,7 @@ def _exact_then_stem(hyp_positions: list, ref_positions: list, hyp_words: tuple,
 
 def _synonym_matches(hypothesis: EncodedCaption, reference: EncodedCaption, lexicon: MeteorLexicon,
                      earlier: list) -> list:
-    """Stage 3: free hypothesis stems from the last, each taking the last free reference stem among
+    """The synonym stage: free hypothesis stems from the last, each taking the last free reference stem among
     its synonyms. Greedy, as in NLTK: an earlier choice can take a later one's only match."""
     hyp_taken = {i for i, _ in earlier}
     ref_taken = {j for _, j in earlier}

@@ -103,7 +103,7 @@ def test_agrees_with_nltk_on_constructed_pairs(lexicon, wordnet):
     differences = [abs(single_meteor(lexicon.encode(reference), lexicon.encode(hypothesis), lexicon)
                        - nltk_single(wordnet, reference, hypothesis)) for reference, hypothesis in pairs]
     assert max(differences) <= 1e-12
-    # The pairs exercise stages 2 and 3: without stems, or without synonyms, many scores change.
+    # The pairs exercise the stem and synonym stages: without stems, or without synonyms, many scores change.
     assert changed_scores(pairs, lexicon, MeteorLexicon(wordnet, stemmer=NoStemmer())) > 50
     assert changed_scores(pairs, lexicon, MeteorLexicon(NoWordNet())) > 20
 
