@@ -28,6 +28,7 @@ from typing import Iterator, Literal
 
 import numpy as np
 
+from transforms.errors import ConfigError
 from transforms.evaluation.meteor import EncodedCaption, MeteorLexicon, MeteorParameters, single_meteor
 from transforms.evaluation.meteor_batch import CaptionBatch, build_batch, scores_against
 
@@ -40,6 +41,10 @@ OWN_VIDEO_RELEVANCE = 1.0
 class MetSettings:
     kernel: Kernel = "max"
     parameters: MeteorParameters = MeteorParameters()
+
+    def __post_init__(self):
+        if self.kernel not in KERNELS:  # otherwise an unknown name would silently mean "match"
+            raise ConfigError(f"MET kernel {self.kernel!r}: choose from {', '.join(KERNELS)}")
 
 
 @dataclass(frozen=True)

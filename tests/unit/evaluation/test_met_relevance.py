@@ -7,7 +7,7 @@ import pytest
 
 from pipelines import met_relevance as met_pipeline
 from pipelines.met_relevance import MetPairs, write_met_relevance
-from transforms.errors import CapcleanError
+from transforms.errors import CapcleanError, ConfigError
 from transforms.evaluation.lexicon import default_wordnet_dir, open_wordnet
 from transforms.evaluation.met_relevance import (MetSettings, Query, pair_rows, query_relevance, video_relevance,
                                                  video_side)
@@ -37,6 +37,11 @@ def test_each_kernel_by_hand(lexicon):
     assert video_relevance(caption, video, lexicon, MetSettings(kernel="mean")) == SELF / 2
     # 1/2 [max as hypothesis (SELF) + mean as reference ((SELF + 0) / 2)].
     assert video_relevance(caption, video, lexicon, MetSettings(kernel="match")) == pytest.approx(0.75 * SELF)
+
+
+def test_an_unknown_kernel_is_refused():
+    with pytest.raises(ConfigError, match="MET kernel 'median': choose from max, mean, match"):
+        MetSettings(kernel="median")
 
 
 def test_the_match_kernel_takes_the_caption_as_reference_in_its_second_half(lexicon):
