@@ -22,6 +22,8 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -88,16 +90,19 @@ def video_to_text(video_indices: list, side, lexicon) -> dict:
 
 def from_relevance(folder: Path) -> None:
     """The exact figures of a written relevance/proxy=met/ (pairs absent: relevance 0)."""
-    table = pq.read_table(folder, columns=["video_id", "sen_id"])
-    video_ids = sorted(set(table["video_id"].to_pylist()))
-    sen_ids = np.unique(table["sen_id"].to_numpy())
-    del table
-    video_index = {video_id: index for index, video_id in enumerate(video_ids)}
-    matrix = np.zeros((len(video_ids), len(sen_ids)), dtype=np.float32)
-    for path in sorted(folder.glob("part-*.parquet")):
+    parts = sorted(folder.glob("part-*.parquet"))
+    video_ids, sen_ids = set(), set()
+    for path in parts:  # ids part by part: the whole table's strings would not fit in memory
+        part = pq.read_table(path, columns=["video_id", "sen_id"])
+        video_ids.update(pc.unique(part["video_id"]).to_pylist())
+        sen_ids.update(pc.unique(part["sen_id"]).to_pylist())
+    videos, sen_ids = pa.array(sorted(video_ids)), np.array(sorted(sen_ids))
+    matrix = np.zeros((len(videos), len(sen_ids)), dtype=np.float32)
+    for path in parts:
         part = pq.read_table(path)
-        rows = np.array([video_index[video_id] for video_id in part["video_id"].to_pylist()])
+        rows = pc.index_in(part["video_id"], value_set=videos).to_numpy()
         matrix[rows, np.searchsorted(sen_ids, part["sen_id"].to_numpy())] = part["score"].to_numpy()
+    video_ids = videos
     print(f"MET random-ranking nDCG of {folder}: {len(sen_ids):,} query captions, {len(video_ids):,} query "
           f"videos (published {PUBLISHED})")
     print(f"  {'gain':<13}{'text-to-video':>14}{'video-to-text':>14}{'mean':>7}")
