@@ -80,7 +80,7 @@ def main():
           "training figures; the README gives its figures on samples it never saw)")
     settings = load_config("default", args.config).runon
     print(f"  pre-filter: min_words {settings.min_words}, always_parse_words {settings.always_parse_words}; "
-          f"threshold {settings.model_threshold}")
+          f"threshold {settings.model_threshold} (word cue), {settings.length_only_threshold} (length only)")
     find_sentences = load_sentence_finder(settings)
     sets = {}
     if not args.only:
