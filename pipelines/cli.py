@@ -198,7 +198,7 @@ def add_hardneg_arguments(hardneg):
 
 
 def add_overlap_arguments(overlap):
-    add_evaluation_io_arguments(overlap, "overlap/, fn_candidates/, stats.json and manifest.json")
+    add_evaluation_io_arguments(overlap, "overlap/, fn_candidates/, stats.json, report.html and manifest.json")
     which = overlap.add_argument_group("captions")
     which.add_argument("--queries", default="first-of-split:test", metavar="SPEC",
                        help="the query captions: split:NAME (every caption of the split), first-of-split:NAME "
@@ -602,12 +602,16 @@ def overlap_command(args) -> int:
         figures = run_overlap(args.input, queries, train, staging, None if args.no_fn_candidates else args.fn_threshold,
                               args.chunk_rows)
         clock.phase("overlap")
+        from pipelines.overlap_report import write_overlap_report
+        write_overlap_report(staging)  # it names no folder, so it can be written before the swap
+        clock.phase("report")
         write_marker(staging, {"command": "overlap"})
         write_manifest(staging, build_manifest("overlap", input_info=input_info, settings=figures["settings"],
                                                source_run=source_run, stats=figures, clock=clock))
         put_in_place(staging, output, [args.input])
     print(f"capclean overlap: done in {time.monotonic() - started:.1f} s; output in {output}")
     print(format_figures(figures))
+    print(f"  report: {output / 'report.html'}")
     return 0
 
 
