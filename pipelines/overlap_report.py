@@ -17,7 +17,7 @@ import pyarrow.parquet as pq
 from pipelines.report import deterministic_sample, esc, format_figure, section
 from pipelines.report_parts import page_html, share_bars, write_page
 from transforms.errors import CapcleanError
-from transforms.evaluation.overlap import length_bin, word_count
+from transforms.evaluation.overlap import LENGTH_BINS, length_bin, word_count
 
 TITLE = "capclean overlap report"
 EXAMPLES_PER_BIN = 2
@@ -146,8 +146,8 @@ def correlations_table(correlations: dict) -> str:
 def length_section(stats: dict) -> str:
     by_length = stats["overlap"].get("by_length", {})
     rows = [(label, [("", counts["mean_top10_similarity"],
-                      f"{format_similarity(counts['mean_top10_similarity'])} ({counts['queries']:,} queries)")])
-            for label, counts in by_length.items() if counts["queries"]]
+                      f"{format_similarity(counts['mean_top10_similarity'])} ({queries(counts['queries'])})")])
+            for label, counts in in_length_order(by_length) if counts["queries"]]
     if not rows:
         return section("Similarity by caption length", "<p>No query.</p>")
     note = "<p class='note'>The mean top-10 similarity of the queries of each length, in words.</p>"
@@ -161,13 +161,12 @@ def candidates_section(stats: dict, examples: list) -> str:
         return section("False-negative candidates", "<p>Not computed (<code>--no-fn-candidates</code>).</p>")
     settings = stats.get("settings", {})
     lead = (f"<p>{fn['with_candidate']:,} of {fn['queries']:,} queries ({percent(fn['share'])}) have at least one "
-            f"candidate: another video among the {fn['pool_videos']:,} of the queries' split(s) with a caption of "
-            f"{esc(settings.get('fn_similarity', 'step III similarity'))} at least "
-            f"{format_figure(settings.get('fn_threshold'))} to the query; {fn['candidate_pairs']:,} pairs in "
-            "all.</p>")
+            f"candidate: another video among the {fn['pool_videos']:,} of the queries' split(s) with a caption whose "
+            f"similarity to the query ({esc(settings.get('fn_similarity', 'step III'))}) is at least "
+            f"{settings.get('fn_threshold'):g}; {fn['candidate_pairs']:,} pairs in all.</p>")
     rows = [(label, [("", counts["share"], f"{counts['with_candidate']:,} of {counts['queries']:,} "
                                            f"({percent(counts['share'])})")])
-            for label, counts in fn["by_length"].items() if counts["queries"]]
+            for label, counts in in_length_order(fn["by_length"]) if counts["queries"]]
     chart = share_bars(rows, "Share of the queries with a false-negative candidate per caption length")
     note = ("<p class='note'>Queries with a candidate per caption length, in words. A candidate is a video the "
             "benchmark counts as wrong for the query although one of its captions says (nearly) the same: the "
@@ -190,6 +189,16 @@ def examples_table(examples: list) -> str:
     return ("<h3>Examples</h3><table class='examples' id='candidates'><thead><tr><th>query (sen_id, video)</th>"
             "<th>candidate video</th><th>its matching caption (sen_id)</th><th class='num'>similarity</th>"
             f"<th class='num'>candidates of the query</th></tr></thead><tbody>{rows}</tbody></table>" + note)
+
+
+def in_length_order(by_length: dict) -> list:
+    """(bin, counts) from shortest to longest: stats.json stores its keys sorted, "10-12" before "6-7"."""
+    order = [label for label, _, _ in LENGTH_BINS]
+    return sorted(by_length.items(), key=lambda item: (order.index(item[0]) if item[0] in order else -1, item[0]))
+
+
+def queries(count: int) -> str:
+    return f"{count:,} {'query' if count == 1 else 'queries'}"
 
 
 def percent(share) -> str:

@@ -12,11 +12,11 @@ from pipelines.overlap_report import OverlapReportError, write_overlap_report
 HOSTILE = "<script>alert(1)</script>"
 VIDEOS = [{"video_id": f"video{n}", "split": split, "category": 1}
           for n, split in ((1, "test"), (2, "test"), (3, "test"), (4, "train"), (5, "train"))]
-# Three test videos' first captions are the queries: 0 (4 words, a leak of 6), 2 (7 words) and 4 (6 words).
+# Three test videos' first captions are the queries: 0 (4 words, a leak of 6), 2 (10 words) and 4 (6 words).
 # Video3 is 0's candidate by caption 5 (0.5 * (4/4 + 4/5) = 0.9, above caption 4's 0.5 * (4/4 + 4/6) = 0.833),
 # video1 is 4's by caption 0 (0.833).
 CAPTIONS = [(0, 1, "a man is talking"), (1, 1, "a man speaks to the camera"),
-            (2, 2, "a woman cooks pasta in a kitchen"), (3, 2, "a man is talking to a crowd"),
+            (2, 2, "a woman cooks pasta in a kitchen with her son"), (3, 2, "a man is talking to a crowd"),
             (4, 3, "a man is talking on stage"), (5, 3, f"a man is talking {HOSTILE}"),
             (6, 4, "A man  is talking"), (7, 4, "a chef cooks pasta"), (8, 5, "a dog runs on the beach")]
 
@@ -64,15 +64,16 @@ def test_similarity_and_candidates_per_length_bin_as_bars(output):
     stats = json.loads((output / "stats.json").read_text())
     page = write_overlap_report(output).read_text(encoding="utf-8")
     lengths = section_of(page, "Similarity by caption length")
-    # Queries of 4 (1-5 words), 6 and 7 words (6-7): one bar each, labelled by its bin.
-    assert re.findall(r"<text x='102' [^>]*>([\d+-]+)</text>", lengths) == ["1-5", "6-7"]
+    # Queries of 4 (1-5), 6 (6-7) and 10 words (10-12): one bar each, labelled by its bin, shortest first.
+    assert re.findall(r"<text x='102' [^>]*>([\d+-]+)</text>", lengths) == ["1-5", "6-7", "10-12"]
     six_seven = stats["overlap"]["by_length"]["6-7"]["mean_top10_similarity"]
-    assert f"{six_seven:.3f} (2 queries)" in lengths
+    assert f"{six_seven:.3f} (1 query)" in lengths
     candidates = section_of(page, "False-negative candidates")
     assert "2 of 3 queries (66.7%)" in candidates
-    # 1-5: sen_id 0 has one; 6-7: sen_id 4 has one, 2 has none. Bars on the 520-wide 0-1 scale.
+    # 1-5: sen_id 0 has one; 6-7: sen_id 4 has one; 10-12: sen_id 2 has none. Bars on the 520-wide 0-1 scale.
     assert re.search(r"<rect x='110.0' y='[\d.]+' width='520.0' [^>]*><title>1-5: 1 of 1 \(100.0%\)", candidates)
-    assert re.search(r"<rect x='110.0' y='[\d.]+' width='260.0' [^>]*><title>6-7: 1 of 2 \(50.0%\)", candidates)
+    assert re.search(r"<rect x='110.0' y='[\d.]+' width='0.0' [^>]*><title>10-12: 0 of 1 \(0.0%\)", candidates)
+    assert "similarity to the query (step III word LCS, e=0) is at least 0.8;" in candidates
 
 
 def test_examples_are_the_best_candidates_and_are_escaped(output):
