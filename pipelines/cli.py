@@ -110,6 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
     fire.add_argument("--captions", metavar="RUN_OR_RAW",
                       help="a capclean output or raw MSR-VTT: each query's caption (length bins, text queries)")
     fire.add_argument("--out", metavar="DIR", help="also write the figures to DIR/fire.json")
+    fire.add_argument("--report", metavar="FILE", help="also write the figures as a self-contained HTML page")
     fire.add_argument("--model", metavar="NAME", help="the model of --predictions as the label sources name it "
                       "(for the labels from other models' pools only)")
     fire.add_argument("--model-b", metavar="NAME", help="the same for --predictions-b")
@@ -323,7 +324,7 @@ def run_command(argv=None) -> int:
             from pipelines.fire import fire_command
             return fire_command(args.predictions, args.labels, args.predictions_b, args.captions, args.out,
                                 args.model, args.model_b, args.depth, args.ap_normaliser, args.rbo_p,
-                                args.resamples, args.seed)
+                                args.resamples, args.seed, args.report)
         if args.command == "overlap":
             return overlap_command(args)
         if args.command == "hardneg":

@@ -57,10 +57,11 @@ def legend(colors: dict, chance_line: bool = False) -> str:
     return f"<div class='legend'>{items}</div>"
 
 
-def share_bars(rows: list, title: str, colors: dict | None = None) -> str:
+def share_bars(rows: list, title: str, colors: dict | None = None, percent: bool = False) -> str:
     """A chart on the 0 to 1 scale. `rows`: (label, [(series, value, text)]): each row's bars one under
     the other, the label beside the first, `text` after each bar. `colors`: series -> colour (one
-    series: BAR_COLOR). A value of None draws no bar, only its text."""
+    series: BAR_COLOR). A value of None draws no bar, only its text. `percent`: the scale reads 0% to
+    100%, for figures given in percent."""
     shapes, line = [], 0
     for label, bars in rows:
         shapes.append(svg_label(label, line * ROW_HEIGHT))
@@ -73,7 +74,7 @@ def share_bars(rows: list, title: str, colors: dict | None = None) -> str:
                                       else f"{label}: {text}"))
             shapes.append(svg_number(text, LABEL_WIDTH + width + 6, y))
             line += 1
-    return svg_chart(svg_scale(line) + shapes, line * ROW_HEIGHT + AXIS_HEIGHT, title)
+    return svg_chart(svg_scale(line, percent) + shapes, line * ROW_HEIGHT + AXIS_HEIGHT, title)
 
 
 def svg_chart(shapes: list, height: int, title: str) -> str:
@@ -96,14 +97,15 @@ def svg_bar(x: float, y: float, width: float, color: str, tooltip: str) -> str:
             f"<title>{esc(tooltip)}</title></rect>")
 
 
-def svg_scale(row_count: int) -> list:
+def svg_scale(row_count: int, percent: bool = False) -> list:
     """Light lines at the ticks of the 0 to 1 scale, behind the bars, with their values below."""
     bottom = row_count * ROW_HEIGHT
     shapes = []
     for tick in SCALE_TICKS:
         x = LABEL_WIDTH + BAR_AREA_WIDTH * tick
+        value = f"{100 * tick:g}%" if percent else f"{tick:g}"
         shapes += [f"<line class='grid' x1='{x:.1f}' x2='{x:.1f}' y1='0' y2='{bottom}' stroke='#e0e0e0'/>",
-                   f"<text class='tick' x='{x:.1f}' y='{bottom + 14}' text-anchor='middle'>{tick:g}</text>"]
+                   f"<text class='tick' x='{x:.1f}' y='{bottom + 14}' text-anchor='middle'>{value}</text>"]
     return shapes
 
 
