@@ -11,11 +11,10 @@ another evaluation (say a semantic-relevance nDCG) adds its section by passing i
 it loads nothing, escapes every text taken from the inputs, and the same figures give the
 same bytes: no date, and no path but the prediction files as they were given.
 """
-import json
 from pathlib import Path
 
 from pipelines.report import esc, format_figure, section
-from pipelines.report_parts import BAR_COLOR, legend, page_html, share_bars, write_page
+from pipelines.report_parts import BAR_COLOR, legend, page_html, read_figures, share_bars, write_page
 from transforms.errors import CapcleanError
 
 TITLE = "capclean FIRE report"
@@ -35,21 +34,12 @@ class FireReportError(CapcleanError):
 def write_fire_report(figures, path, extra_sections=()) -> Path:
     """Write the page of `figures` (a dict, or the path of a fire.json) to `path`; return it.
     `extra_sections`: HTML strings (each a `section(...)`) put after the FIRE sections."""
-    figures = read_figures(figures)
+    figures = read_figures(figures, "FIRE", FireReportError)
     page = page_html(TITLE, fire_sections(figures) + list(extra_sections))
     try:
         return write_page(page, Path(path))
     except OSError as error:
         raise FireReportError(f"cannot write the report to {path}: {error.strerror or error}") from None
-
-
-def read_figures(figures) -> dict:
-    if isinstance(figures, dict):
-        return figures
-    try:
-        return json.loads(Path(figures).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        raise FireReportError(f"cannot read FIRE figures from {figures}: {error}") from None
 
 
 def fire_sections(figures: dict) -> list:

@@ -18,8 +18,8 @@ import pyarrow.parquet as pq
 from pipelines.hardneg import PAPER_NEGATIVES
 from pipelines.report import esc, format_figure, highlight_changes, section
 from pipelines.report_parts import (AXIS_HEIGHT, BAR_AREA_WIDTH, BAR_COLOR, LABEL_WIDTH, ROW_HEIGHT, legend,
-                                    page_html, svg_bar, svg_chance, svg_chart, svg_label, svg_number, svg_scale,
-                                    write_page)
+                                    page_html, read_figures, svg_bar, svg_chance, svg_chart, svg_label, svg_number,
+                                    svg_scale, write_page)
 from transforms.errors import CapcleanError
 from transforms.evaluation.hardneg import LEVELS, SOURCES
 from transforms.evaluation.pos import PARTS_OF_SPEECH
@@ -68,12 +68,7 @@ def read_stats(folder: Path) -> dict:
 
 def read_posrank_figures(figures) -> dict | None:
     """The figures as a dict: given as one, or read from the JSON file `capclean posrank --json` wrote."""
-    if figures is None or isinstance(figures, dict):
-        return figures
-    try:
-        return json.loads(Path(figures).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        raise HardnegReportError(f"cannot read PoSRank figures from {figures}: {error}") from None
+    return read_figures(figures, "PoSRank", HardnegReportError)
 
 
 def stats_parts(stats: dict) -> list:

@@ -7,6 +7,7 @@ label column, then the bars, then each bar's figure as text, so the page loads n
 reader can copy the numbers. A page is a list of sections, each an HTML string made by one
 small function, so a new figure adds one function and one line to the list.
 """
+import json
 import os
 from pathlib import Path
 
@@ -47,6 +48,17 @@ def write_page(page: str, path: Path) -> Path:
     partial.write_text(page, encoding="utf-8")
     os.replace(partial, path)
     return path
+
+
+def read_figures(figures, what: str, error: type) -> dict | None:
+    """Figures given as a dict (or None) as they are, or read from the JSON file a command wrote;
+    a file that cannot be read raises `error` naming it and `what` it should hold."""
+    if figures is None or isinstance(figures, dict):
+        return figures
+    try:
+        return json.loads(Path(figures).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as problem:
+        raise error(f"cannot read {what} figures from {figures}: {problem}") from None
 
 
 def legend(colors: dict, chance_line: bool = False) -> str:

@@ -1,9 +1,10 @@
 """The FIRE report (pipelines/fire_report.py): the page of hand-made figures, and `capclean fire --report`."""
-import csv
 import json
 import re
 from pathlib import Path
 
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 from pipelines.cli import main
@@ -104,11 +105,11 @@ def test_unreadable_figures_are_one_error(tmp_path):
         write_fire_report(tmp_path / "missing.json", tmp_path / "fire.html")
 
 
-def write_csv(path: Path, header: list, rows: list) -> Path:
-    with open(path, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(header)
-        writer.writerows(rows)
+def write_predictions(path: Path, rankings: dict) -> Path:
+    """A predictions Parquet file: each sen_id's videos, best first, scored 1/rank."""
+    rows = [{"sen_id": sen_id, "video_id": video, "rank": rank, "score": 1 / rank}
+            for sen_id, videos in rankings.items() for rank, video in enumerate(videos, start=1)]
+    pq.write_table(pa.Table.from_pylist(rows), path)
     return path
 
 
@@ -117,11 +118,9 @@ def test_the_command_writes_the_report_from_the_fire_label_fixture(tmp_path, cap
                                                {"video_id": "video2", "split": "test", "category": 1}],
                             [{"sen_id": 0, "video_id": "video1", "caption": "a man is talking"},
                              {"sen_id": 1, "video_id": "video2", "caption": "a dog runs on the beach with a red ball"}])
-    predictions = write_csv(tmp_path / "a.csv", ["sen_id", "video_id", "rank", "score"],
-                            [["0", video, rank, 1 / rank] for rank, video in
-                             enumerate(["video20", "video1", "video30", "video40"], start=1)]
-                            + [["1", video, rank, 1 / rank] for rank, video in
-                               enumerate(["video40", "video10", "video2"], start=1)])
+    # The rankings of test_fire.py's test of this fixture.
+    predictions = write_predictions(tmp_path / "a.parquet", {0: ["video20", "video1", "video30", "video40"],
+                                                             1: ["video40", "video10", "video2"]})
     report = tmp_path / "pages" / "fire.html"
     assert main(["fire", "--predictions", str(predictions), "--labels", str(FIXTURE), "--captions", str(raw),
                  "--model", "CLIP4CLIP", "--report", str(report)]) == 0
@@ -135,8 +134,7 @@ def test_the_command_writes_the_report_from_the_fire_label_fixture(tmp_path, cap
 
 
 def test_a_folder_as_report_is_one_line_with_exit_code_2(tmp_path, capsys):
-    predictions = write_csv(tmp_path / "a.csv", ["sen_id", "video_id", "rank", "score"], [["1", "v1", "1", "0.5"]])
-    labels = write_csv(tmp_path / "l.csv", ["query", "video", "label", "source"], [["1", "v1", "1", "original"]])
-    assert main(["fire", "--predictions", str(predictions), "--labels", str(labels), "--report", str(tmp_path)]) == 2
+    predictions = write_predictions(tmp_path / "a.parquet", {1: ["v1"]})
+    assert main(["fire", "--predictions", str(predictions), "--labels", str(FIXTURE), "--report", str(tmp_path)]) == 2
     error = capsys.readouterr().err
     assert "is a folder" in error and error.count("\n") == 1 and "Traceback" not in error
