@@ -22,10 +22,9 @@ CAPTIONS = [(0, 1, "a man is talking"), (1, 1, "a man speaks to the camera"),
 
 
 @pytest.fixture(scope="module")
-def source(tmp_path_factory, write_annotations):
+def source(tmp_path_factory, write_captions):
     folder = tmp_path_factory.mktemp("overlap_report") / "in"
-    return write_annotations(folder, VIDEOS, [{"sen_id": s, "video_id": f"video{v}", "caption": c}
-                                              for s, v, c in CAPTIONS])
+    return write_captions(folder, VIDEOS, CAPTIONS)
 
 
 @pytest.fixture(scope="module")
