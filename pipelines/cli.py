@@ -120,6 +120,19 @@ def build_parser() -> argparse.ArgumentParser:
     fire.add_argument("--rbo-p", type=float, default=0.9, help="rank-biased overlap's persistence (default: %(default)s)")
     fire.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default: %(default)s)")
     fire.add_argument("--seed", type=int, default=0, help="bootstrap seed (default: %(default)s)")
+    ndcg = commands.add_parser("ndcg", help="nDCG per proxy (and mAP) of a model's scores, or of the random or "
+                               "oracle ranking, against the graded relevance of `capclean relevance`")
+    ndcg.add_argument("--relevance", required=True, metavar="DIR", help="the output folder of capclean relevance")
+    ndcg.add_argument("--scores", required=True, metavar="FILE", help="the model's scores: Parquet or CSV with columns "
+                      "sen_id, video_id, score, or .npz with scores (captions x videos), sen_ids, video_ids; or "
+                      "'random' (the exact expected value) or 'oracle' (ranked by the relevance itself)")
+    ndcg.add_argument("--captions", metavar="RUN_OR_RAW", help="a capclean output or raw MSR-VTT, for each "
+                      "caption's own video (mAP; default: the input the relevance output records)")
+    ndcg.add_argument("--cutoff", choices=["relevant", "all"], default="relevant", help="a query's DCG stops at "
+                      "its number of relevant items, as the authors' code, or runs over the whole gallery "
+                      "(default: %(default)s)")
+    ndcg.add_argument("--json", metavar="FILE", help="also write the figures to this JSON file (a new file, or "
+                      "one capclean ndcg wrote)")
     export = commands.add_parser("export", help="write a run's captions in other formats")
     export.add_argument("run", help="output folder of a run")
     export.add_argument("--formats", default=",".join(EXPORT_NAMES), metavar="LIST",
@@ -306,7 +319,7 @@ def run_command(argv=None) -> int:
         return EXIT_USAGE
     beam_args = join_flag_values(beam_args)
     unknown = [arg for arg in beam_args if not arg.startswith("--")]
-    if unknown or (beam_args and args.command in ("report", "export", "vocab", "posrank", "fire", "overlap")):
+    if unknown or (beam_args and args.command in ("report", "export", "vocab", "posrank", "fire", "overlap", "ndcg")):
         print(f"capclean: unexpected arguments: {' '.join(beam_args)}", file=sys.stderr)
         return EXIT_USAGE
     try:
@@ -324,6 +337,9 @@ def run_command(argv=None) -> int:
             return fire_command(args.predictions, args.labels, args.predictions_b, args.captions, args.out,
                                 args.model, args.model_b, args.depth, args.ap_normaliser, args.rbo_p,
                                 args.resamples, args.seed)
+        if args.command == "ndcg":
+            from pipelines.ndcg import ndcg_command
+            return ndcg_command(args.relevance, args.scores, args.json, args.cutoff, args.captions)
         if args.command == "overlap":
             return overlap_command(args)
         if args.command == "hardneg":
