@@ -91,6 +91,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_overlap_arguments(commands.add_parser(
         "overlap", formatter_class=formatter,
         help="train/test overlap of query captions (tf-idf, exact leaks) and false-negative candidates"))
+    from pipelines.relevance import add_relevance_arguments
+    add_relevance_arguments(commands.add_parser(
+        "relevance", help="graded relevance of every (video, caption) pair: the bow, pos and syn proxies"))
     posrank = commands.add_parser("posrank", help="PoSRank of a model's scores on the hard negatives of "
                                   "`capclean hardneg`")
     posrank.add_argument("--negatives", required=True, metavar="DIR", help="the output folder of capclean hardneg "
@@ -319,7 +322,8 @@ def run_command(argv=None) -> int:
         return EXIT_USAGE
     beam_args = join_flag_values(beam_args)
     unknown = [arg for arg in beam_args if not arg.startswith("--")]
-    if unknown or (beam_args and args.command in ("report", "export", "vocab", "posrank", "fire", "overlap", "ndcg")):
+    if unknown or (beam_args and args.command in ("report", "export", "vocab", "posrank", "fire", "overlap",
+                                                  "relevance", "ndcg")):
         print(f"capclean: unexpected arguments: {' '.join(beam_args)}", file=sys.stderr)
         return EXIT_USAGE
     try:
@@ -342,6 +346,9 @@ def run_command(argv=None) -> int:
             return ndcg_command(args.relevance, args.scores, args.json, args.cutoff, args.captions)
         if args.command == "overlap":
             return overlap_command(args)
+        if args.command == "relevance":
+            from pipelines.relevance import relevance_command
+            return relevance_command(args)
         if args.command == "hardneg":
             return hardneg_command(args, hardneg_settings(args), beam_args, own_flags(parser))
         config = config_from_arguments(args)

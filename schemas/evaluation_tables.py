@@ -45,4 +45,9 @@ FN_CANDIDATES = pa.schema([
     required("matching_caption"),
 ])
 
-EVALUATION_TABLES = {"pos": POS, "hardneg": HARDNEG, "overlap": OVERLAP, "fn_candidates": FN_CANDIDATES}
+# relevance/proxy=NAME/: one row per (video, caption) pair whose relevance by that proxy is above 0
+# (`capclean relevance`, transforms/evaluation/relevance.py); a video's own captions have 1.
+RELEVANCE = pa.schema([required("video_id"), required("sen_id", pa.int64()), required("score", pa.float32())])
+
+EVALUATION_TABLES = {"pos": POS, "hardneg": HARDNEG, "overlap": OVERLAP, "fn_candidates": FN_CANDIDATES,
+                     "relevance": RELEVANCE}

@@ -1,0 +1,269 @@
+"""Graded relevance of every (video, caption) pair, from the captions alone (`capclean relevance`).
+
+Wray, Doughty and Damen ("On Semantic Similarity in Video Retrieval", CVPR 2021) score a
+retrieval model against graded relevance instead of "only the video's own captions count".
+Three of their four proxies are an intersection over union (IoU) of two sets:
+
+- bow: the words of the caption and of the video, stop words excluded;
+- pos: the same per part of speech (verbs and nouns), summed with weights (0.5 each);
+- syn: the same over WordNet synsets, each verb and noun's sense chosen by the Lesk algorithm.
+
+For MSR-VTT a video's set holds the words "present in 25% or more" of its captions, and a
+video's own captions have relevance 1. Every detail of the construction that the paper leaves
+open is a field of RelevanceReading (relevance_reading.py, re-exported here), so that the readings
+can be compared (issue 29's calibration); docs/commands/relevance.md says what the authors'
+released scripts do and where capclean differs.
+
+IoU is sparse algebra: with binary incidence matrices V (videos x vocabulary) and C (captions x
+vocabulary), the intersections are V @ C.T, and the union of a pair is |v| + |c| - intersection.
+A pair sharing nothing has IoU 0 and is never stored. Captions are taken a chunk at a time, so
+memory is bounded by the chunk whatever the number of captions.
+
+Usage (the caller tags the captions once, with transforms/evaluation/pos.py):
+
+    sets = caption_sets(tagged_captions, "pos", reading)          # the slow part, reusable
+    relevance = relevance_from_sets(sets, reading)                # Relevance: CSR + ids
+"""
+from dataclasses import dataclass
+from typing import Iterator
+
+import numpy as np
+import scipy.sparse as sp
+
+from transforms.errors import ConfigError
+from transforms.evaluation.relevance_reading import (DEFAULT_PARTS, KNOWN_PARTS, PROXIES, STOP_LISTS,  # noqa: F401
+                                                     TOKENIZATIONS, VIDEO_SETS, Part, RelevanceReading,
+                                                     parts_from_weights)
+
+# Pairs computed at once (float32 + int32 index each, a few times over while summing parts).
+CHUNK_PAIRS = 20_000_000
+
+
+@dataclass(frozen=True)
+class CaptionSets:
+    """The captions of one proxy as sets: per part (bow has one part, weight 1), one frozenset per caption."""
+    proxy: str
+    sen_ids: tuple
+    video_ids: tuple  # the video of each caption
+    weights: tuple  # one per part
+    sets: tuple  # one tuple per part, of one frozenset per caption
+
+
+@dataclass(frozen=True)
+class Relevance:
+    """matrix[v, c]: the relevance of caption sen_ids[c] to video video_ids[v] (CSR, float32, zeros not stored)."""
+    matrix: sp.csr_matrix
+    video_ids: tuple  # in order of first appearance among the captions
+    sen_ids: tuple  # in the order the captions were given
+
+
+# --- A caption's sets ---------------------------------------------------------------------------
+
+def stop_words(stop_list: str) -> frozenset:
+    if stop_list == "none":
+        return frozenset()
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    return frozenset(STOP_WORDS)
+
+
+def bow_words(caption, reading: RelevanceReading, stops: frozenset) -> frozenset:
+    """The caption's words (a TaggedCaption), stop words excluded. The stop list is lower case, so
+    with lowercase=False a capitalised stop word ("The") stays, as in the authors' script."""
+    if reading.tokens == "split":
+        words = [word for word in caption.caption.split(" ") if word]
+    else:
+        # Punctuation tokens carry no content: a token counts when it holds a letter or a digit.
+        chosen = caption.lemmas if reading.lemmas else caption.tokens
+        words = [word for word, token in zip(chosen, caption.tokens) if any(ch.isalnum() for ch in token)]
+    if reading.lowercase:
+        words = [word.lower() for word in words]
+    return frozenset(word for word in words if word not in stops)
+
+
+def part_words(caption, part: Part, reading: RelevanceReading) -> list:
+    """The caption's words tagged as the part, in order (duplicates kept; the caller makes a set)."""
+    chosen = caption.lemmas if reading.lemmas else caption.tokens
+    words = [word for word, pos in zip(chosen, caption.pos) if pos in part.tags]
+    return [word.lower() for word in words] if reading.lowercase else words
+
+
+class SynsetFinder:
+    """A word's WordNet sense in its caption by NLTK's Lesk algorithm, as the authors' create_synsets.py:
+    the word is lemmatised for its part of speech (NLTK's WordNetLemmatizer rule: the shortest of
+    WordNet's base forms), Lesk picks among that lemma's synsets of the part of speech the one whose
+    definition shares most words with the caption (split at spaces), and a word WordNet lacks
+    stands for itself. Synset lists are looked up once per (lemma, part of speech)."""
+
+    def __init__(self, wordnet):
+        self._wordnet = wordnet
+        self._lemmas = {}
+        self._synsets = {}
+
+    def lemma(self, word: str, wordnet_pos: str) -> str:
+        key = (word, wordnet_pos)
+        if key not in self._lemmas:
+            forms = self._wordnet._morphy(word, wordnet_pos)  # what WordNetLemmatizer.lemmatize calls
+            self._lemmas[key] = min(forms, key=len) if forms else word
+        return self._lemmas[key]
+
+    def sense(self, context: list, word: str, wordnet_pos: str) -> str:
+        from nltk.wsd import lesk
+
+        lemma = self.lemma(word, wordnet_pos)
+        key = (lemma, wordnet_pos)
+        if key not in self._synsets:
+            self._synsets[key] = self._wordnet.synsets(lemma, wordnet_pos)
+        synset = lesk(context, lemma, wordnet_pos, synsets=self._synsets[key]) if self._synsets[key] else None
+        return synset.name() if synset is not None else word
+
+
+def caption_sets(captions: list, proxy: str, reading: RelevanceReading, wordnet=None) -> CaptionSets:
+    """The sets of each TaggedCaption for a proxy; `wordnet` (an NLTK WordNet reader) for syn only."""
+    if proxy not in PROXIES:
+        raise ConfigError(f"unknown proxy {proxy!r}: choose from {', '.join(PROXIES)}")
+    sen_ids = tuple(caption.sen_id for caption in captions)
+    video_ids = tuple(caption.video_id for caption in captions)
+    if proxy == "bow":
+        stops = stop_words(reading.stop_list)
+        sets = (tuple(bow_words(caption, reading, stops) for caption in captions),)
+        return CaptionSets(proxy, sen_ids, video_ids, (1.0,), sets)
+    if proxy == "pos":
+        sets = tuple(tuple(frozenset(part_words(caption, part, reading)) for caption in captions)
+                     for part in reading.parts)
+    else:
+        if wordnet is None:
+            raise ConfigError("the syn proxy needs WordNet")
+        finder = SynsetFinder(wordnet)
+        # Lesk's lemma is WordNet's, from the word as written, whatever reading.lemmas says.
+        as_written = RelevanceReading(lowercase=reading.lowercase)
+        sets = []
+        for part in reading.parts:
+            per_caption = []
+            for caption in captions:
+                # The authors' context is the caption split at spaces; lower-cased like the words.
+                context = caption.caption.lower().split() if reading.lowercase else caption.caption.split()
+                words = part_words(caption, part, as_written)
+                per_caption.append(frozenset(finder.sense(context, word, part.wordnet_pos) for word in words))
+            sets.append(tuple(per_caption))
+        sets = tuple(sets)
+    return CaptionSets(proxy, sen_ids, video_ids, tuple(part.weight for part in reading.parts), sets)
+
+
+# --- Sets as sparse matrices --------------------------------------------------------------------
+
+def incidence(sets: tuple) -> sp.csr_matrix:
+    """Binary (sets x vocabulary) matrix, float32; the vocabulary is the sorted union of the sets."""
+    vocabulary = {word: column for column, word in enumerate(sorted(set().union(*sets)))}
+    columns = np.fromiter((vocabulary[word] for words in sets for word in words), dtype=np.int64)
+    pointers = np.concatenate([[0], np.cumsum([len(words) for words in sets])]).astype(np.int64)
+    data = np.ones(len(columns), dtype=np.float32)
+    return sp.csr_matrix((data, columns, pointers), shape=(len(sets), len(vocabulary)))
+
+
+def video_membership(video_ids: tuple) -> tuple:
+    """(the distinct videos in order of first appearance, the row of each caption's video)."""
+    order = {}
+    rows = np.fromiter((order.setdefault(video, len(order)) for video in video_ids), dtype=np.int64,
+                       count=len(video_ids))
+    return tuple(order), rows
+
+
+def video_sets_by_threshold(captions: sp.csr_matrix, video_rows: np.ndarray, videos: int,
+                            threshold: float) -> sp.csr_matrix:
+    """Binary (videos x vocabulary): the words in at least `threshold` of the video's captions (and in one)."""
+    membership = sp.csr_matrix((np.ones(len(video_rows), dtype=np.float32),
+                                (video_rows, np.arange(len(video_rows)))), shape=(videos, len(video_rows)))
+    counts = (membership @ captions).tocoo()
+    captions_per_video = np.bincount(video_rows, minlength=videos).astype(np.float64)
+    # A small tolerance: 0.1 * 30 is 3.0000000000000004 in floating point, and 3 of 30 is 10%.
+    keep = counts.data >= threshold * captions_per_video[counts.row] - 1e-9
+    return sp.csr_matrix((np.ones(keep.sum(), dtype=np.float32), (counts.row[keep], counts.col[keep])),
+                         shape=counts.shape)
+
+
+def iou(left: sp.csr_matrix, right: sp.csr_matrix) -> sp.csr_matrix:
+    """IoU of every row of `left` with every row of `right` (binary, same vocabulary), as a sparse
+    (left rows x right rows) float32 matrix; pairs sharing nothing (IoU 0) are not stored."""
+    intersections = (left @ right.T).tocoo()
+    left_sizes = np.asarray(left.sum(axis=1), dtype=np.float32).ravel()
+    right_sizes = np.asarray(right.sum(axis=1), dtype=np.float32).ravel()
+    unions = left_sizes[intersections.row] + right_sizes[intersections.col] - intersections.data
+    return sp.csr_matrix((intersections.data / unions, (intersections.row, intersections.col)),
+                         shape=intersections.shape, dtype=np.float32)
+
+
+def aggregate_by_video(caption_pairs: sp.csr_matrix, video_rows: np.ndarray, videos: int,
+                       how: str) -> sp.csr_matrix:
+    """(chunk x all captions) IoU -> (videos x chunk): the mean or the maximum over each video's captions."""
+    pairs = caption_pairs.tocoo()
+    if how == "caption-mean":
+        captions_per_video = np.bincount(video_rows, minlength=videos).astype(np.float32)
+        scores = pairs.data / captions_per_video[video_rows[pairs.col]]
+        # Duplicate (video, caption) entries are summed by the conversion: the mean's numerator.
+        return sp.csr_matrix((scores, (video_rows[pairs.col], pairs.row)), shape=(videos, pairs.shape[0]),
+                             dtype=np.float32)
+    best = np.zeros((videos, pairs.shape[0]), dtype=np.float32)
+    np.maximum.at(best, (video_rows[pairs.col], pairs.row), pairs.data)
+    return sp.csr_matrix(best)
+
+
+def with_own_captions(chunk: sp.csr_matrix, own_rows: np.ndarray) -> sp.csr_matrix:
+    """The chunk with relevance 1 at (the caption's video, the caption), whatever was there."""
+    pairs = chunk.tocoo()
+    others = pairs.row != own_rows[pairs.col]
+    rows = np.concatenate([pairs.row[others], own_rows])
+    columns = np.concatenate([pairs.col[others], np.arange(len(own_rows))])
+    data = np.concatenate([pairs.data[others], np.ones(len(own_rows), dtype=np.float32)])
+    return sp.csr_matrix((data, (rows, columns)), shape=chunk.shape, dtype=np.float32)
+
+
+# --- The relevance matrix -----------------------------------------------------------------------
+
+def default_chunk(videos: int, captions: int, reading: RelevanceReading) -> int:
+    """Captions per chunk so that a chunk is about CHUNK_PAIRS pairs: videos per caption for
+    "threshold", every caption per caption for the caption-* readings."""
+    partners = videos if reading.video_sets == "threshold" else captions
+    return max(1, CHUNK_PAIRS // max(1, partners))
+
+
+def relevance_chunks(sets: CaptionSets, reading: RelevanceReading,
+                     chunk_captions: int | None = None) -> Iterator[tuple]:
+    """(first caption index, (videos x chunk) CSR relevance) for consecutive chunks of the captions."""
+    video_ids, video_rows = video_membership(sets.video_ids)
+    videos, count = len(video_ids), len(sets.sen_ids)
+    matrices = [incidence(part_sets) for part_sets in sets.sets]
+    video_side = [video_sets_by_threshold(matrix, video_rows, videos, reading.video_threshold)
+                  for matrix in matrices] if reading.video_sets == "threshold" else None
+    step = chunk_captions or default_chunk(videos, count, reading)
+    for start in range(0, count, step):
+        stop = min(start + step, count)
+        total = sp.csr_matrix((videos, stop - start), dtype=np.float32)
+        for number, (matrix, weight) in enumerate(zip(matrices, sets.weights)):
+            if weight == 0:
+                continue
+            if video_side is not None:
+                scores = iou(video_side[number], matrix[start:stop])
+            else:
+                scores = aggregate_by_video(iou(matrix[start:stop], matrix), video_rows, videos,
+                                            reading.video_sets)
+            total = total + weight * scores
+        if reading.own_captions_one:
+            total = with_own_captions(total, video_rows[start:stop])
+        total.eliminate_zeros()
+        yield start, total.astype(np.float32).tocsr()
+
+
+def relevance_from_sets(sets: CaptionSets, reading: RelevanceReading,
+                        chunk_captions: int | None = None) -> Relevance:
+    """The whole (videos x captions) relevance of a proxy, from its CaptionSets."""
+    video_ids, _ = video_membership(sets.video_ids)
+    chunks = [chunk for _, chunk in relevance_chunks(sets, reading, chunk_captions)]
+    matrix = sp.hstack(chunks, format="csr", dtype=np.float32) if chunks else sp.csr_matrix((0, 0), dtype=np.float32)
+    return Relevance(matrix, video_ids, sets.sen_ids)
+
+
+def relevance_matrix(captions: list, proxy: str, reading: RelevanceReading = RelevanceReading(), wordnet=None,
+                     chunk_captions: int | None = None) -> Relevance:
+    """The (videos x captions) relevance of a proxy for TaggedCaptions: caption_sets, then relevance_from_sets."""
+    return relevance_from_sets(caption_sets(captions, proxy, reading, wordnet), reading, chunk_captions)
