@@ -131,9 +131,9 @@ def build_parser() -> argparse.ArgumentParser:
                       "'random' (the exact expected value) or 'oracle' (ranked by the relevance itself)")
     ndcg.add_argument("--captions", metavar="RUN_OR_RAW", help="a capclean output or raw MSR-VTT, for each "
                       "caption's own video (mAP; default: the input the relevance output records)")
-    ndcg.add_argument("--cutoff", choices=["relevant", "all"], default="relevant", help="a query's DCG stops at "
-                      "its number of relevant items, as the authors' code, or runs over the whole gallery "
-                      "(default: %(default)s)")
+    ndcg.add_argument("--cutoff", choices=["relevant", "all", "within-relevant"], default="relevant",
+                      help="relevant: a query's DCG stops at its number of relevant items (the authors' code); all: "
+                      "the whole gallery; within-relevant: only the relevant items are ranked (default: %(default)s)")
     ndcg.add_argument("--json", metavar="FILE", help="also write the figures to this JSON file (a new file, or "
                       "one capclean ndcg wrote)")
     export = commands.add_parser("export", help="write a run's captions in other formats")

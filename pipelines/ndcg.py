@@ -70,7 +70,7 @@ def ndcg_command(relevance_dir: str, scores: str, to_json: str | None = None, cu
 def format_ndcg(figures: dict) -> str:
     """The table: one row per proxy and gain, nDCG of t2v, v2t and their mean, in percent."""
     lines = [f"capclean ndcg: {figures['scores']} on {figures['videos']:,} videos x {figures['captions']:,} captions; "
-             f"cut-off: {'each query' + chr(39) + 's relevant items' if figures['cutoff'] == 'relevant' else 'none'}",
+             f"cut-off: {figures['cutoff']}",
              f"  {'proxy':<6}{'gain':<13}{'t2v':>7}{'v2t':>7}{'mean':>7}"]
     for proxy, table in figures["proxies"].items():
         for gain in table["mean"]:

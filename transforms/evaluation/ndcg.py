@@ -9,9 +9,14 @@ directions, each a set of queries ranking a gallery:
 
 A query's nDCG is DCG / IDCG (transforms/evaluation/metrics.py has the one-query definitions),
 with gain "linear" (S / log2(j + 1), the authors' released code) or "exponential"
-((2^S - 1) / log2(j + 1), the paper's Eq. 2-3). The cut-off is "relevant" (a query's DCG and IDCG
-stop at its number of items with relevance > 0, as Wray et al.'s nDCG.py does) or "all" (the
-whole gallery). The figure of a direction is the mean over its queries; the paper's figure is
+((2^S - 1) / log2(j + 1), the paper's Eq. 2-3). Three readings of which ranks count (`cutoff`):
+
+- "relevant": the whole gallery is ranked, and a query's DCG and IDCG stop at k = its number of
+  items with relevance > 0 (Wray et al.'s released nDCG.py);
+- "all": the whole gallery, no cut-off;
+- "within-relevant": only the query's items with relevance > 0 are ranked, among themselves
+  (the paper's Eq. 2-3 read literally: a sum over the relevant items).
+ The figure of a direction is the mean over its queries; the paper's figure is
 the mean of the two directions.
 
 Three ways of ranking, all exact:
@@ -36,7 +41,7 @@ from transforms.evaluation.metrics import gain_values, ideal_dcg, rank_discounts
 
 DIRECTIONS = ("t2v", "v2t")
 GAINS = ("linear", "exponential")
-CUTOFFS = ("relevant", "all")
+CUTOFFS = ("relevant", "all", "within-relevant")
 CHUNK_CELLS = 4_000_000  # scores in one block of queries: 16 MB of float32, 32 MB of float64
 
 # A block of scores: (direction, first query, last query + 1) -> (queries x items) dense array,
@@ -71,8 +76,8 @@ def queries(relevance: sp.csr_matrix, direction: str) -> sp.csr_matrix:
 
 
 def cutoffs(by_query: sp.csr_matrix, cutoff: str) -> np.ndarray:
-    """Each query's cut-off k: its number of items with relevance > 0, or the whole gallery."""
-    if cutoff == "relevant":
+    """Each query's cut-off k: its number of items with relevance > 0, or the whole gallery ("all")."""
+    if cutoff != "all":
         return np.diff(by_query.indptr)
     return np.full(by_query.shape[0], by_query.shape[1])
 
@@ -119,10 +124,15 @@ def expected_random_dcg(gains: np.ndarray, n_items: int, k: int) -> float:
 
 
 def random_ndcgs(by_query: sp.csr_matrix, gain: str, cutoff: str) -> np.ndarray:
-    """The exact expected nDCG of a uniformly random ranking, for each query."""
+    """The exact expected nDCG of a uniformly random ranking, for each query.
+
+    With "within-relevant" only the query's k relevant items are ranked, so the mean discount
+    is over k ranks instead of the gallery's n.
+    """
     n_items = by_query.shape[1]
     ks = cutoffs(by_query, cutoff)
-    mean_discount = cumulative_discounts(n_items)[np.minimum(ks, n_items)] / n_items
+    ranked = np.maximum(ks, 1) if cutoff == "within-relevant" else n_items
+    mean_discount = cumulative_discounts(n_items)[np.minimum(ks, n_items)] / ranked
     sums = np.zeros(by_query.shape[0])
     has_items = np.diff(by_query.indptr) > 0
     for query in np.flatnonzero(has_items):
@@ -197,8 +207,13 @@ def model_ndcgs(blocks: ScoreBlocks, by_query: sp.csr_matrix, direction: str, ga
         scores = _checked_block(blocks(direction, start, stop), stop - start, n_items)
         for offset, query in enumerate(range(start, stop)):
             items, relevances = _row(by_query, query)
-            if items.size:
-                dcgs[query] = tie_averaged_dcgs(scores[offset], items, gain_values(relevances, gain), int(ks[query]))
+            if not items.size:
+                continue
+            gains = gain_values(relevances, gain)
+            if cutoff == "within-relevant":  # the relevant items ranked among themselves
+                dcgs[query] = tie_averaged_dcgs(scores[offset][items], np.arange(items.size), gains, items.size)
+            else:
+                dcgs[query] = tie_averaged_dcgs(scores[offset], items, gains, int(ks[query]))
     return _ratios(dcgs, ideal_dcgs(by_query, gain, ks))
 
 

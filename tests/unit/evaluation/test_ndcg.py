@@ -87,6 +87,35 @@ def test_random_ndcg_is_the_average_over_every_permutation(gain, cutoff):
         assert random_ndcgs(by_query, gain, cutoff)[query] == pytest.approx(average, abs=1e-12)
 
 
+@pytest.mark.parametrize("gain", ["linear", "exponential"])
+def test_random_ndcg_within_the_relevant_items_is_the_average_over_their_permutations(gain):
+    # Only the items with relevance > 0 are ranked: every order of them is equally likely.
+    relevance = sp.csr_matrix(np.array([[0.9, 0.0, 0.3, 0.3, 0.0],
+                                        [0.2, 0.4, 0.6, 0.8, 1.0]]))
+    values = random_ndcgs(queries(relevance, "v2t"), gain, "within-relevant")
+    for query, row in enumerate(relevance.toarray()):
+        grades = row[row > 0]
+        best = dcg(np.sort(grades)[::-1], None, gain)
+        average = np.mean([dcg(grades[list(order)], None, gain) for order in permutations(range(grades.size))])
+        assert values[query] == pytest.approx(average / best, abs=1e-12)
+
+
+def test_random_ndcg_within_the_relevant_items_by_hand():
+    # Video 0's relevant captions: 1 and 0.5, ranked in either order: E[DCG] = 1.5 x 1.63093 / 2 = 1.22320;
+    # IDCG = 1.31546 -> 0.92987. Video 1 has one relevant caption: always first, 1.
+    values = random_ndcgs(queries(RELEVANCE, "v2t"), "linear", "within-relevant")
+    assert values == pytest.approx([0.92987, 1.0], abs=HAND)
+
+
+def test_model_ndcg_within_the_relevant_items_ranks_them_among_themselves():
+    # Relevant captions 1 (1.0, score 0.1) and 2 (0.5, score 0.5); caption 0 (score 0.9) is not ranked.
+    # Order: 2 then 1: DCG = 0.5 + 1 x 0.63093 = 1.13093; IDCG = 1.31546 -> 0.85972.
+    relevance = sp.csr_matrix(np.array([[0.0, 1.0, 0.5]]))
+    blocks = dense_score_blocks(np.array([[0.9, 0.1, 0.5]]))
+    values = model_ndcgs(blocks, queries(relevance, "v2t"), "v2t", "linear", "within-relevant")
+    assert values[0] == pytest.approx(0.85972, abs=HAND)
+
+
 def test_a_query_with_nothing_relevant_scores_zero():
     relevance = sp.csr_matrix(np.array([[0.0, 0.0], [1.0, 0.0]]))
     assert random_ndcgs(queries(relevance, "v2t"), "linear", "all").tolist() == [0.0, pytest.approx(0.81546, abs=HAND)]
