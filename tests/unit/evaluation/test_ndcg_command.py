@@ -20,7 +20,8 @@ from pipelines.cli import main
 PAIRS = [("video1", 0, 1.0), ("video1", 1, 1.0), ("video1", 2, 0.5), ("video2", 0, 0.25), ("video2", 2, 1.0)]
 SCORES = {("video1", 0): 0.9, ("video1", 1): 0.1, ("video1", 2): 0.3,
           ("video2", 0): 0.2, ("video2", 1): 0.8, ("video2", 2): 0.7}
-VIDEOS = [{"video_id": "video1", "split": "test", "category": 1}, {"video_id": "video2", "split": "test", "category": 1}]
+VIDEOS = [{"video_id": "video1", "split": "test", "category": 1},
+          {"video_id": "video2", "split": "test", "category": 1}]
 CAPTIONS = [{"sen_id": 0, "video_id": "video1", "caption": "a man sings"},
             {"sen_id": 1, "video_id": "video1", "caption": "a man is singing"},
             {"sen_id": 2, "video_id": "video2", "caption": "a man sings on stage"}]
