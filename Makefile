@@ -58,6 +58,7 @@ bench: install
 	$(BIN)/python benchmarks/bench_pipeline.py --input $(INPUT) $(BEAM_ARGS)
 	$(BIN)/python benchmarks/bench_bounded_input.py
 	$(BIN)/python benchmarks/bench_hardneg.py --input $(INPUT) $(BEAM_ARGS)
+	$(BIN)/python benchmarks/bench_relevance.py --input $(INPUT)
 
 # The default cleaning of synthetic corpora 1, 5 and 10 times MSR-VTT (written to a temporary folder).
 bench-scale: install
@@ -72,11 +73,13 @@ runon-devset: install
 	$(BIN)/python benchmarks/runon_devset.py --input $(INPUT)
 
 # Step IV's boundary model (rule `model`), fine-tuned on the CPU and written to transforms/runon_model
-# (~30 min; installs PyTorch and transformers first). HOLD_OUT: labelled samples kept out of training.
+# (~30 min; installs PyTorch and transformers first). HOLD_OUT: labelled samples kept out of training;
+# TRAIN_FLAGS: more options of training/boundary_model.py (e.g. --over12 --keep-out-sample 53).
 HOLD_OUT ?=
+TRAIN_FLAGS ?=
 runon-train: install
 	$(BIN)/pip install -q --disable-pip-version-check -c constraints.txt -r requirements-train.txt
-	$(BIN)/python -m training.boundary_model --input $(INPUT) $(foreach f,$(HOLD_OUT),--exclude $(f))
+	$(BIN)/python -m training.boundary_model --input $(INPUT) $(foreach f,$(HOLD_OUT),--exclude $(f)) $(TRAIN_FLAGS)
 
 # Step II's learned gate, trained on the spelling dev set and written to transforms/spelling/gate_model
 # (about a minute; installs requirements-spelling-train.txt first: scikit-learn, skl2onnx).

@@ -4,7 +4,7 @@
   per sample and in all. The model learnt from every one of these samples, so
   its figures there are training figures, a regression check; the README gives
   its figures on held-out samples it never saw.
-- `over12`: devsets/data/runon_dev_over12.tsv, samples 50-53 (captions of more
+- `over12`: devsets/data/runon_dev_over12.tsv, samples 50-54 (captions of more
   than 12 words of every split), which the model never learnt from, though
   choices were made on them (docs/steps/runon.md says which).
 - `synthetic`: two one-sentence captions of the same train video joined into
@@ -80,7 +80,7 @@ def main():
           "training figures; the README gives its figures on samples it never saw)")
     settings = load_config("default", args.config).runon
     print(f"  pre-filter: min_words {settings.min_words}, always_parse_words {settings.always_parse_words}; "
-          f"threshold {settings.model_threshold}")
+          f"threshold {settings.model_threshold} (word cue), {settings.length_only_threshold} (length only)")
     find_sentences = load_sentence_finder(settings)
     sets = {}
     if not args.only:

@@ -113,6 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
     fire.add_argument("--captions", metavar="RUN_OR_RAW",
                       help="a capclean output or raw MSR-VTT: each query's caption (length bins, text queries)")
     fire.add_argument("--out", metavar="DIR", help="also write the figures to DIR/fire.json")
+    fire.add_argument("--report", metavar="FILE", help="also write the figures as a self-contained HTML page")
     fire.add_argument("--model", metavar="NAME", help="the model of --predictions as the label sources name it "
                       "(for the labels from other models' pools only)")
     fire.add_argument("--model-b", metavar="NAME", help="the same for --predictions-b")
@@ -214,7 +215,7 @@ def add_hardneg_arguments(hardneg):
 
 
 def add_overlap_arguments(overlap):
-    add_evaluation_io_arguments(overlap, "overlap/, fn_candidates/, stats.json and manifest.json")
+    add_evaluation_io_arguments(overlap, "overlap/, fn_candidates/, stats.json, report.html and manifest.json")
     which = overlap.add_argument_group("captions")
     which.add_argument("--queries", default="first-of-split:test", metavar="SPEC",
                        help="the query captions: split:NAME (every caption of the split), first-of-split:NAME "
@@ -340,7 +341,7 @@ def run_command(argv=None) -> int:
             from pipelines.fire import fire_command
             return fire_command(args.predictions, args.labels, args.predictions_b, args.captions, args.out,
                                 args.model, args.model_b, args.depth, args.ap_normaliser, args.rbo_p,
-                                args.resamples, args.seed)
+                                args.resamples, args.seed, args.report)
         if args.command == "ndcg":
             from pipelines.ndcg import ndcg_command
             return ndcg_command(args.relevance, args.scores, args.json, args.cutoff, args.captions)
@@ -625,12 +626,16 @@ def overlap_command(args) -> int:
         figures = run_overlap(args.input, queries, train, staging, None if args.no_fn_candidates else args.fn_threshold,
                               args.chunk_rows)
         clock.phase("overlap")
+        from pipelines.overlap_report import write_overlap_report
+        write_overlap_report(staging)  # it names no folder, so it can be written before the swap
+        clock.phase("report")
         write_marker(staging, {"command": "overlap"})
         write_manifest(staging, build_manifest("overlap", input_info=input_info, settings=figures["settings"],
                                                source_run=source_run, stats=figures, clock=clock))
         put_in_place(staging, output, [args.input])
     print(f"capclean overlap: done in {time.monotonic() - started:.1f} s; output in {output}")
     print(format_figures(figures))
+    print(f"  report: {output / 'report.html'}")
     return 0
 
 

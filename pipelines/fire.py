@@ -41,7 +41,9 @@ class FireInputError(CapcleanError):
 def fire_command(predictions: str, labels: str, predictions_b: str | None = None, captions: str | None = None,
                  out: str | None = None, model: str | None = None, model_b: str | None = None,
                  depth: int = FIRE_DEPTH, normaliser: str = "retrieved", rbo_p: float = RBO_P,
-                 resamples: int = 1000, seed: int = 0) -> int:
+                 resamples: int = 1000, seed: int = 0, report: str | None = None) -> int:
+    if report and Path(report).is_dir():
+        raise FireInputError(f"--report {report} is a folder: name the page's file ({Path(report) / 'fire.html'})")
     if depth < 1:
         raise FireInputError(f"--depth must be at least 1, not {depth}")
     if not 0 < rbo_p < 1:
@@ -76,6 +78,9 @@ def fire_command(predictions: str, labels: str, predictions_b: str | None = None
         path.mkdir(parents=True, exist_ok=True)
         (path / "fire.json").write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
         print(f"capclean: figures written to {path / 'fire.json'}")
+    if report:
+        from pipelines.fire_report import write_fire_report
+        print(f"capclean: report written to {write_fire_report(figures, report)}")
     return 0
 
 

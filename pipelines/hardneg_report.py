@@ -6,18 +6,20 @@ and a few captions with their negatives. Given a model's PoSRank figures (what
 `capclean posrank --json` writes), it adds them as bars with the chance level.
 
 Like the cleaning report (pipelines/report.py, whose style and helpers it shares) the page
-loads nothing: the CSS is inline and the bars are inline SVG. Every text taken from the
+loads nothing: the CSS is inline and the bars are inline SVG (pipelines/report_parts.py). Every text taken from the
 data is HTML-escaped. The same inputs give the same bytes: the page holds no date and no
 path but the input named in stats.json.
 """
 import json
-import os
 from pathlib import Path
 
 import pyarrow.parquet as pq
 
 from pipelines.hardneg import PAPER_NEGATIVES
-from pipelines.report import CSS, PAGE_TEMPLATE, esc, format_figure, highlight_changes, section
+from pipelines.report import esc, format_figure, highlight_changes, section
+from pipelines.report_parts import (AXIS_HEIGHT, BAR_AREA_WIDTH, BAR_COLOR, LABEL_WIDTH, ROW_HEIGHT, legend,
+                                    page_html, read_figures, svg_bar, svg_chance, svg_chart, svg_label, svg_number,
+                                    svg_scale, write_page)
 from transforms.errors import CapcleanError
 from transforms.evaluation.hardneg import LEVELS, SOURCES
 from transforms.evaluation.pos import PARTS_OF_SPEECH
@@ -28,29 +30,11 @@ PAPER_SHARES = {"noun": 1.00, "verb": 0.92, "adjective": 0.36, "adverb": 0.09, "
 EXAMPLE_CAPTIONS_PER_PART = 3
 NEGATIVES_PER_EXAMPLE = 3
 SOURCE_COLORS = {"antonym": "#2f7d32", "related_antonym": "#1f5fa8", "vocabulary": "#a0a0a0"}
-POSRANK_COLOR = "#1f5fa8"
-CHANCE_COLOR = "#c0392b"
-SCALE_TICKS = (0, 0.25, 0.5, 0.75, 1)  # of the PoSRank charts
-
-# The horizontal bar charts, in SVG user units (about pixels): a label column, then the bars.
-LABEL_WIDTH = 110
-BAR_AREA_WIDTH = 520
-NUMBER_WIDTH = 150
-ROW_HEIGHT = 26
-AXIS_HEIGHT = 20
-BAR_HEIGHT = 16
-CHART_WIDTH = LABEL_WIDTH + BAR_AREA_WIDTH + NUMBER_WIDTH
-
-# Only what this page adds to the cleaning report's CSS.
+POSRANK_COLOR = BAR_COLOR
+# Only what this page adds to the shared CSS (pipelines/report_parts.py's charts included).
 EXTRA_CSS = """
-svg.bars { display: block; margin: 0.5em 0; max-width: 100%; height: auto; }
-svg.bars text { font: 12px system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif; fill: #1d1d1d; }
-.legend { font-size: 0.85em; color: #444; margin: 0.2em 0 0.6em; }
-.swatch { display: inline-block; width: 0.9em; height: 0.9em; vertical-align: -0.1em; margin: 0 0.3em 0 0.8em; }
-.swatch.line { width: 0; height: 1em; border-left: 2px solid """ + CHANCE_COLOR + """; }
 td.swap { white-space: nowrap; color: #444; font-size: 0.9em; width: 16em; }
 table.examples td.rule { width: 9em; }
-svg.bars text.tick { fill: #666; font-size: 11px; }
 tr.total td.parts { font-weight: normal; color: #555; }
 """
 
@@ -69,13 +53,7 @@ def write_hardneg_report(output_dir, posrank_figures=None, report_path=None) -> 
     folder = Path(output_dir)
     stats = read_stats(folder)
     page = render_page(stats, example_negatives(folder, stats_parts(stats)), read_posrank_figures(posrank_figures))
-    path = Path(report_path) if report_path else folder / "report.html"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # Write beside the target and rename, so a reader never sees half a page.
-    partial = path.with_name(f".{path.name}.partial")
-    partial.write_text(page, encoding="utf-8")
-    os.replace(partial, path)
-    return path
+    return write_page(page, Path(report_path) if report_path else folder / "report.html")
 
 
 # --- Reading the output ---------------------------------------------------------------------------
@@ -90,12 +68,7 @@ def read_stats(folder: Path) -> dict:
 
 def read_posrank_figures(figures) -> dict | None:
     """The figures as a dict: given as one, or read from the JSON file `capclean posrank --json` wrote."""
-    if figures is None or isinstance(figures, dict):
-        return figures
-    try:
-        return json.loads(Path(figures).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        raise HardnegReportError(f"cannot read PoSRank figures from {figures}: {error}") from None
+    return read_figures(figures, "PoSRank", HardnegReportError)
 
 
 def stats_parts(stats: dict) -> list:
@@ -154,8 +127,7 @@ def render_page(stats: dict, examples: dict, posrank: dict | None) -> str:
     sections = [header_section(stats), shares_section(stats), sources_section(stats), examples_section(examples)]
     if posrank is not None:
         sections.append(posrank_section(posrank))
-    return PAGE_TEMPLATE.format(title="capclean hard negatives report", css=CSS + EXTRA_CSS,
-                                body="\n".join(sections))
+    return page_html("capclean hard negatives report", sections, EXTRA_CSS)
 
 
 def header_section(stats: dict) -> str:
@@ -254,14 +226,6 @@ def source_counts(stats: dict, part: str) -> dict:
     return {source: sum(counts.get(source, 0) for counts in levels.values()) for source in SOURCES}
 
 
-def legend(colors: dict, chance_line: bool = False) -> str:
-    items = "".join(f"<span class='swatch' style='background:{color}'></span>{esc(name)}"
-                    for name, color in colors.items())
-    if chance_line:
-        items += "<span class='swatch line'></span>chance"
-    return f"<div class='legend'>{items}</div>"
-
-
 def source_bars(counts: dict) -> str:
     """One stacked bar per part, all on one scale, so the parts' totals compare too."""
     largest = max([sum(by_source.values()) for by_source in counts.values()] + [1])
@@ -277,26 +241,6 @@ def source_bars(counts: dict) -> str:
             x += width
         rows.append(svg_number(f"{sum(by_source.values()):,}", x + 6, y))
     return svg_chart(rows, len(counts) * ROW_HEIGHT, "Stacked bars of hard negatives per part of speech by source")
-
-
-def svg_chart(shapes: list, height: int, title: str) -> str:
-    return (f"<svg class='bars' width='{CHART_WIDTH}' height='{height}' "
-            f"viewBox='0 0 {CHART_WIDTH} {height}' role='img' aria-label='{esc(title)}'>"
-            f"<title>{esc(title)}</title>{''.join(shapes)}</svg>")
-
-
-def svg_label(text: str, y: float) -> str:
-    return f"<text x='{LABEL_WIDTH - 8}' y='{y + ROW_HEIGHT / 2:.1f}' dy='0.35em' text-anchor='end'>{esc(text)}</text>"
-
-
-def svg_number(text: str, x: float, y: float) -> str:
-    return f"<text x='{x:.1f}' y='{y + ROW_HEIGHT / 2:.1f}' dy='0.35em'>{esc(text)}</text>"
-
-
-def svg_bar(x: float, y: float, width: float, color: str, tooltip: str) -> str:
-    top = y + (ROW_HEIGHT - BAR_HEIGHT) / 2
-    return (f"<rect x='{x:.1f}' y='{top:.1f}' width='{width:.1f}' height='{BAR_HEIGHT}' fill='{color}'>"
-            f"<title>{esc(tooltip)}</title></rect>")
 
 
 # --- Examples -------------------------------------------------------------------------------------
@@ -374,22 +318,6 @@ def level_posrank(level: str, figures: dict) -> str:
     chart = svg_chart(shapes, len(rows) * ROW_HEIGHT + AXIS_HEIGHT,
                       f"PoSRank per part of speech, {level} level, with the chance level")
     return f"<h3>{esc(level)} level</h3>{chart}{posrank_table(figures, rows)}"
-
-
-def svg_scale(row_count: int) -> list:
-    """Light lines at the ticks of the 0 to 1 scale, behind the bars, with their values below."""
-    bottom = row_count * ROW_HEIGHT
-    shapes = []
-    for tick in SCALE_TICKS:
-        x = LABEL_WIDTH + BAR_AREA_WIDTH * tick
-        shapes += [f"<line class='grid' x1='{x:.1f}' x2='{x:.1f}' y1='0' y2='{bottom}' stroke='#e0e0e0'/>",
-                   f"<text class='tick' x='{x:.1f}' y='{bottom + 14}' text-anchor='middle'>{tick:g}</text>"]
-    return shapes
-
-
-def svg_chance(x: float, y: float, tooltip: str) -> str:
-    return (f"<line class='chance' x1='{x:.1f}' x2='{x:.1f}' y1='{y + 2}' y2='{y + ROW_HEIGHT - 2}' "
-            f"stroke='{CHANCE_COLOR}' stroke-width='2'><title>{esc(tooltip)}</title></line>")
 
 
 def posrank_table(figures: dict, rows: list) -> str:

@@ -187,6 +187,9 @@ def format_figures(figures: dict) -> str:
         if correlations:
             lines.append(f"    {length:<52} {correlations[f'spearman_{length}']['coefficient']:>9.3f} "
                          f"{correlations[f'kendall_{length}']['coefficient']:>9.3f}")
+    by_length = [f"{label} {counts['mean_top10_similarity']:.3f}" for label, counts in overlap["by_length"].items()
+                 if counts["queries"]]
+    lines.append(f"  mean top-{TOP_K} similarity by length in words: {', '.join(by_length)}")
     selection = figures["selection"]
     if selection.get("listed") is not None:
         lines.append(f"  list: {selection['listed']:,} rows; not found {selection['not_found']}, removed by the "

@@ -14,8 +14,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-import pyarrow as pa
-import pyarrow.parquet as pq
+import numpy as np
 
 from transforms.errors import CapcleanError, ConfigError
 
@@ -117,15 +116,17 @@ def peak_memory_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def write_chunk(folder: Path, number: int, chunk, video_ids: pa.Array, sen_ids, start: int) -> int:
-    """One part file of a (videos x chunk) relevance: rows by caption, then video; returns the rows."""
+def write_chunk(folder: Path, number: int, chunk, video_ids, sen_ids, start: int) -> int:
+    """One part file of a (videos x chunk) relevance: rows by caption, then video; returns the rows.
+    `video_ids`: a pyarrow string array, taken by index (no Python string per row)."""
+    import pyarrow as pa  # loaded only when a run writes: `capclean --help` stays quick
+    import pyarrow.parquet as pq
+
     from schemas.evaluation_tables import RELEVANCE
 
     by_caption = chunk.T.tocsr()
     by_caption.sort_indices()
-    counts = by_caption.indptr[1:] - by_caption.indptr[:-1]
-    import numpy as np
-
+    counts = np.diff(by_caption.indptr)
     table = pa.Table.from_arrays([
         video_ids.take(pa.array(by_caption.indices)),
         pa.array(np.repeat(np.asarray(sen_ids[start:start + chunk.shape[1]], dtype=np.int64), counts)),
@@ -137,7 +138,9 @@ def write_chunk(folder: Path, number: int, chunk, video_ids: pa.Array, sen_ids, 
 
 def write_proxy(output_dir: Path, proxy: str, captions: list, reading, chunk_captions, wordnet) -> dict:
     """relevance/proxy=NAME/ of one proxy; its figures."""
-    from transforms.evaluation.relevance import caption_sets, relevance_chunks, video_membership
+    import pyarrow as pa
+
+    from transforms.evaluation.relevance import caption_sets, mean_set_sizes, relevance_chunks, video_membership
 
     started = time.monotonic()
     sets = caption_sets(captions, proxy, reading, wordnet)
@@ -150,11 +153,12 @@ def write_proxy(output_dir: Path, proxy: str, captions: list, reading, chunk_cap
     score_sum = 0.0
     for number, (start, chunk) in enumerate(relevance_chunks(sets, reading, chunk_captions)):
         pairs += write_chunk(folder, number, chunk, videos_array, sets.sen_ids, start)
-        score_sum += float(chunk.data.sum(dtype="float64"))
+        score_sum += float(chunk.data.sum(dtype=np.float64))
         chunks += 1
     all_pairs = len(video_ids) * len(sets.sen_ids)
     return {"pairs": pairs, "all_pairs": all_pairs, "density": pairs / all_pairs if all_pairs else 0.0,
             "mean_score": score_sum / all_pairs if all_pairs else 0.0, "chunks": chunks,
+            "mean_set_sizes": mean_set_sizes(sets, reading),
             "sets_seconds": round(sets_seconds, 3), "seconds": round(time.monotonic() - started, 3),
             "peak_memory_mib_so_far": round(peak_memory_mib(), 1)}
 

@@ -71,6 +71,17 @@ def write_annotations():
     return _write_annotations
 
 
+def _write_captions(folder, videos, captions):
+    sentences = [{"sen_id": sen_id, "video_id": f"video{number}", "caption": text} for sen_id, number, text in captions]
+    return _write_annotations(folder, videos, sentences)
+
+
+@pytest.fixture(scope="session")
+def write_captions():
+    """write_captions(folder, videos, [(sen_id, video number, caption), ...]): the same file, from short tuples."""
+    return _write_captions
+
+
 def _tiny_dataset(folder):
     videos = [{"video_id": "video1", "split": "train", "category": 3},
               {"video_id": "video7500", "split": "test", "category": 9}]

@@ -6,9 +6,12 @@ is downloaded) with a two-class head on each word's first word piece: does a
 new sentence start at this word? It is fine-tuned, all layers, for `PASSES` passes
 (two did better than one on labelled captions it never saw) over:
 
-- the hand-labelled captions of devsets/data/runon_dev.tsv, each seen
-  `REAL_REPEATS` times: the only examples of what real run-ons look like
-  (headings before a sentence, scenes after scenes, a pronoun subject mid-caption);
+- the hand-labelled captions of devsets/data/runon_dev.tsv (and, with `--over12`,
+  of devsets/data/runon_dev_over12.tsv: captions of more than 12 words of every
+  split, which the shipped model never saw), each seen `REAL_REPEATS` times: the
+  only examples of what real run-ons look like (headings before a sentence, scenes
+  after scenes, a pronoun subject mid-caption), less the samples `--keep-out-sample`
+  names;
 - synthetic run-ons: two captions of one train-split clip joined, the second's
   subject sometimes turned into a pronoun or led by "then", the boundary known;
 - single captions of the train split, as one-sentence examples.
@@ -30,7 +33,7 @@ import random
 from pathlib import Path
 
 from devsets import read_tsv
-from devsets.runon import DEVSET, marked_boundaries
+from devsets.runon import DEVSET, OVER12, marked_boundaries
 from devsets.sample_runon import MSRVTT, every_sentence, train_split
 from transforms.boundary_model import MODEL_DIR, first_piece_of_each_word
 
@@ -170,19 +173,33 @@ def export(model, tokenizer, out_dir: Path) -> None:
 MODEL_FILES = ("model.onnx", "tokenizer.json")
 
 
-def model_card(dev: list, passes: int, seed: int, kept_out: list, model_dir) -> dict:
-    """What model.json says of the model in `model_dir`, trained on the dev-set rows `dev` with the
-    samples of the files `kept_out` held out. Made once the files it hashes are written."""
-    samples = sorted({int(row["sample"]) for row in dev})
-    return {
+def labelled_rows(over12: bool = False, kept_out_samples=()) -> dict:
+    """{dev-set file name: its rows} the model learns from: runon_dev.tsv (and runon_dev_over12.tsv),
+    less the samples kept out."""
+    files = (DEVSET, OVER12) if over12 else (DEVSET,)
+    return {path.name: [row for row in read_tsv(path) if int(row["sample"]) not in kept_out_samples]
+            for path in files}
+
+
+def model_card(dev: dict, passes: int, seed: int, kept_out: list, model_dir, kept_out_samples=()) -> dict:
+    """What model.json says of the model in `model_dir`, trained on the dev-set rows `dev` ({file name:
+    rows}) with the files `kept_out` and the dev-set samples `kept_out_samples` held out. Made once the
+    files it hashes are written."""
+    rows = [row for file_rows in dev.values() for row in file_rows]
+    learnt_from = " and ".join(f"{name} samples {sample_ranges({int(row['sample']) for row in file_rows})} "
+                               f"({len(file_rows)} captions)" for name, file_rows in dev.items() if file_rows)
+    card = {
         "max_tokens": MAX_TOKENS,
-        "trained_on": (f"all-MiniLM-L6-v2 fine-tuned {passes_in_words(passes)}: runon_dev.tsv samples "
-                       f"{sample_ranges(samples)} ({len(dev)} captions) x {REAL_REPEATS}, {SYNTHETIC_PAIRS} "
-                       f"synthetic pairs and {SINGLE_CAPTIONS} single captions of other train clips; seed {seed}"),
-        "samples": samples,
+        "trained_on": (f"all-MiniLM-L6-v2 fine-tuned {passes_in_words(passes)}: {learnt_from} x {REAL_REPEATS}, "
+                       f"{SYNTHETIC_PAIRS} synthetic pairs and {SINGLE_CAPTIONS} single captions of other train "
+                       f"clips; seed {seed}"),
+        "samples": sorted({int(row["sample"]) for row in rows}),
         "kept_out": [Path(path).name for path in kept_out],
         "sha256": {name: hashlib.sha256((Path(model_dir) / name).read_bytes()).hexdigest() for name in MODEL_FILES},
     }
+    if kept_out_samples:
+        card["kept_out_samples"] = sorted(kept_out_samples)
+    return card
 
 
 def card_text(card: dict) -> str:
@@ -213,12 +230,18 @@ def main():
     parser.add_argument("--out", default=str(MODEL_DIR))
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--passes", type=int, default=PASSES, help="passes over the training examples")
+    parser.add_argument("--over12", action="store_true",
+                        help="learn from devsets/data/runon_dev_over12.tsv too (the shipped model did not)")
+    parser.add_argument("--keep-out-sample", type=int, action="append", default=[], metavar="N",
+                        help="a dev-set sample the model does not learn from, e.g. to choose settings on (repeatable)")
     args = parser.parse_args()
     captions, video_of = train_split_captions(args.input)
-    dev = read_tsv(DEVSET)
+    dev = labelled_rows(args.over12, args.keep_out_sample)
+    learnt = [row for rows in dev.values() for row in rows]
     kept_out = [row for path in args.exclude for row in read_tsv(path)]
-    labelled_videos = {video_of[int(row["sen_id"])] for row in dev + kept_out}
-    real = [marked_boundaries(row["sentences"]) for row in dev]
+    kept_out += [row for path in (DEVSET, OVER12) for row in read_tsv(path) if int(row["sample"]) in args.keep_out_sample]
+    labelled_videos = {video_of[int(row["sen_id"])] for row in learnt + kept_out}
+    real = [marked_boundaries(row["sentences"]) for row in learnt]
     examples = real * REAL_REPEATS + synthetic_examples(captions, labelled_videos, args.seed)
     random.Random(args.seed).shuffle(examples)
     print(f"{len(examples)} examples: {len(real)} labelled captions x {REAL_REPEATS}, "
@@ -226,7 +249,7 @@ def main():
     model, tokenizer = fine_tune(examples, args.seed, args.passes)
     out = Path(args.out)
     export(model, tokenizer, out)
-    card = model_card(dev, args.passes, args.seed, args.exclude, out)
+    card = model_card(dev, args.passes, args.seed, args.exclude, out, args.keep_out_sample)
     (out / "model.json").write_text(card_text(card), encoding="utf-8")
     print(f"wrote {args.out}")
 

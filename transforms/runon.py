@@ -20,7 +20,7 @@ from transforms.batch import Caption, rewrite_captions
 from transforms.boundary_model import MODEL_DIR, BoundaryModel, boundaries_from_probabilities
 from transforms.dedup import remove_near_duplicates_with
 from transforms.errors import CapcleanError, ConfigError
-from transforms.runon_prefilter import FINITE_VERBS, Prefilter, is_candidate, load_lexicon, split_at
+from transforms.runon_prefilter import FINITE_VERBS, LENGTH_ONLY, WORD_CUE, Prefilter, load_lexicon, split_at, why_scored
 from transforms.step import Aggregate, Step
 
 STEP = "runon"
@@ -97,9 +97,12 @@ class RunonSettings:
     min_left_words: int = 3
     min_right_words: int = 3
     # model: its folder ("": the one shipped, transforms/runon_model), and the probability
-    # from which a word starts a new sentence. It scores the captions the pre-filter lets through.
+    # from which a word starts a new sentence. It scores the captions the pre-filter lets through:
+    # model_threshold applies to those with a word cue, length_only_threshold to those scored
+    # only for being always_parse_words long.
     model_dir: str = ""
     model_threshold: float = 0.6
+    length_only_threshold: float = 0.6
 
     @property
     def splits_sentences(self) -> bool:
@@ -109,8 +112,9 @@ class RunonSettings:
     def __post_init__(self):
         if self.rule not in RUNON_RULES:
             raise ConfigError(f"runon.rule must be 'truncate' or 'model', not {self.rule!r}")
-        if not 0.0 < self.model_threshold < 1.0:
-            raise ConfigError(f"runon.model_threshold must be between 0 and 1, not {self.model_threshold!r}")
+        for name in ("model_threshold", "length_only_threshold"):
+            if not 0.0 < getattr(self, name) < 1.0:
+                raise ConfigError(f"runon.{name} must be between 0 and 1, not {getattr(self, name)!r}")
         # A policy given as a name or a mapping (a profile, a flag, a caller) is read here.
         object.__setattr__(self, "policy", SplitPolicies.from_config("runon.policy", self.policy))
         unnamed = [split for split in self.splits if not self.policy.for_split(split)]
@@ -181,26 +185,32 @@ MAX_SPLIT_ROUNDS = 4
 
 def model_sentence_finder(model, config, finite_verbs=None):
     """texts -> the sentences of each (a one-item list when it is one sentence), by the trained boundary
-    model (transforms/boundary_model.py), which scores only the texts the pre-filter lets through."""
+    model (transforms/boundary_model.py), which scores only the texts the pre-filter lets through, each
+    at the threshold of the reason it is scored for."""
     prefilter = Prefilter(load_lexicon() if finite_verbs is None else finite_verbs,
                           config.min_words, config.cue_after_words, config.always_parse_words)
+    thresholds = {WORD_CUE: config.model_threshold, LENGTH_ONLY: config.length_only_threshold}
 
-    def boundaries(texts):
-        return (boundaries_from_probabilities(probabilities, config.model_threshold,
-                                              config.min_left_words, config.min_right_words)
-                for probabilities in model.word_probabilities(texts))
+    def threshold_for(text):
+        return thresholds.get(why_scored(text, prefilter))
 
-    return split_candidates(prefilter, boundaries)
+    def boundaries(texts, text_thresholds):
+        return (boundaries_from_probabilities(probabilities, threshold, config.min_left_words, config.min_right_words)
+                for probabilities, threshold in zip(model.word_probabilities(texts), text_thresholds))
+
+    return split_candidates(threshold_for, boundaries)
 
 
-def split_candidates(prefilter, boundaries):
-    """texts -> sentences: the texts the pre-filter lets through are cut where `boundaries`
-    (candidate texts -> their boundary word indices, in order) says, and the pieces again
-    until none splits."""
+def split_candidates(threshold_for, boundaries):
+    """texts -> sentences: the texts to which `threshold_for` gives a threshold (None: not scored) are cut
+    where `boundaries` (candidate texts, their thresholds -> their boundary word indices, in order) says,
+    and the pieces again until none splits."""
     def split_once(texts):
         sentences = [[text] for text in texts]
-        candidates = [i for i, text in enumerate(texts) if is_candidate(text, prefilter)]
-        for i, found in zip(candidates, boundaries([texts[i] for i in candidates])):
+        thresholds = [threshold_for(text) for text in texts]
+        candidates = [i for i, threshold in enumerate(thresholds) if threshold is not None]
+        found_per_candidate = boundaries([texts[i] for i in candidates], [thresholds[i] for i in candidates])
+        for i, found in zip(candidates, found_per_candidate):
             sentences[i] = split_at(texts[i], found)
         return sentences
 

@@ -72,9 +72,18 @@ JOINERS = JOINING_WORDS - frozenset({"about", "of", "to", "for", "with", "by", "
 
 
 def is_candidate(text: str, prefilter: Prefilter) -> bool:
-    """Could this caption be a run-on? True sends it to the boundary model.
+    """Could this caption be a run-on? True sends it to the boundary model."""
+    return why_scored(text, prefilter) is not None
 
-    It must have `min_words` words and one of these:
+
+# Why the boundary model scores a caption (why_scored): its words, or its length alone.
+WORD_CUE, LENGTH_ONLY = "word cue", "length only"
+
+
+def why_scored(text: str, prefilter: Prefilter):
+    """WORD_CUE, LENGTH_ONLY, or None when the caption is not scored.
+
+    It must have `min_words` words and one of these (WORD_CUE):
     - two finite verbs with no conjunction or subordinator between them
       ("the word destiny flashes a man goes");
     - a subject pronoun, "there" or "then" after the first few words, not
@@ -85,16 +94,19 @@ def is_candidate(text: str, prefilter: Prefilter) -> bool:
       or joining word, with a finite verb right after it ("a clip of a woman
       preparing food a person pours ..."), see has_determiner_clause.
     Finite verbs are told by a word list, so this costs microseconds. A caption of
-    `always_parse_words` words or more is scored anyway: the longest captions hide
-    run-ons the word tests miss.
+    `always_parse_words` words or more is scored anyway (LENGTH_ONLY): the longest
+    captions hide run-ons the word tests miss. The two are told apart because the
+    model is less often right on captions without a cue (docs/steps/runon.md).
     """
     words = text.split()
     if len(words) < prefilter.min_words:
-        return False
+        return None
+    if (has_unjoined_finite_verbs(words, prefilter.finite_verbs) or has_clause_cue(words, prefilter)
+            or has_determiner_clause(words, prefilter)):
+        return WORD_CUE
     if 0 < prefilter.always_parse_words <= len(words):
-        return True
-    return (has_unjoined_finite_verbs(words, prefilter.finite_verbs) or has_clause_cue(words, prefilter)
-            or has_determiner_clause(words, prefilter))
+        return LENGTH_ONLY
+    return None
 
 
 def has_unjoined_finite_verbs(words: list, finite_verbs: frozenset) -> bool:

@@ -159,7 +159,17 @@ def overlap_figures(rows: list) -> dict:
         "mean_top10_similarity": float(np.mean(similarities)) if rows else float("nan"),
         "correlations": length_correlations(similarities, [row.words for row in rows],
                                             [row.characters for row in rows]) if len(rows) > 2 else {},
+        "by_length": similarity_by_length(rows),
     }
+
+
+def similarity_by_length(rows: list) -> dict:
+    """Per length bin (words): its queries and their mean top-10 similarity (None without a query)."""
+    grouped = {label: [] for label, _, _ in LENGTH_BINS}
+    for row in rows:
+        grouped.setdefault(length_bin(row.words), []).append(row.mean_top10_similarity)
+    return {label: {"queries": len(values), "mean_top10_similarity": float(np.mean(values)) if values else None}
+            for label, values in grouped.items()}
 
 
 def fn_candidates(queries: list, pool: list, threshold: float, query_chunk: int = 200, workers: int = 1) -> list:

@@ -246,6 +246,23 @@ def with_own_captions(chunk: sp.csr_matrix, own_rows: np.ndarray) -> sp.csr_matr
     return sp.csr_matrix((data, (rows, columns)), shape=chunk.shape, dtype=np.float32)
 
 
+def mean_set_sizes(sets: CaptionSets, reading: RelevanceReading) -> dict:
+    """Per part (bow: "words"), the mean size of a caption's set and, for "threshold" readings, of a
+    video's: what the IoUs are made of, for the docs and the calibration."""
+    _, video_rows = video_membership(sets.video_ids)
+    videos = int(video_rows.max()) + 1 if len(video_rows) else 0
+    names = ("words",) if sets.proxy == "bow" else tuple(part.name for part in reading.parts)
+    sizes = {}
+    for name, part_sets in zip(names, sets.sets):
+        matrix = incidence(part_sets)
+        entry = {"caption": float(np.mean([len(words) for words in part_sets])) if part_sets else 0.0}
+        if reading.video_sets == "threshold" and videos:
+            video_side = video_sets_by_threshold(matrix, video_rows, videos, reading.video_threshold)
+            entry["video"] = float(video_side.sum() / videos)
+        sizes[name] = entry
+    return sizes
+
+
 # --- The relevance matrix -----------------------------------------------------------------------
 
 def default_chunk(videos: int, captions: int, reading: RelevanceReading) -> int:

@@ -15,10 +15,9 @@ CAPTIONS = [(0, 1, "a man is opening a door"), (1, 1, "a man is closing a door")
 
 
 @pytest.fixture(scope="module")
-def source(tmp_path_factory, write_annotations):
+def source(tmp_path_factory, write_captions):
     folder = tmp_path_factory.mktemp("hardneg") / "in"
-    return write_annotations(folder, VIDEOS, [{"sen_id": s, "video_id": f"video{v}", "caption": c}
-                                              for s, v, c in CAPTIONS])
+    return write_captions(folder, VIDEOS, CAPTIONS)
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ from scipy.sparse import csr_matrix
 from transforms.dedup import caption_similarity, similarity_matrix
 from transforms.evaluation.overlap import (Caption, candidate_figures, fit_vectorizer, fn_candidates,
                                            length_correlations, list_key, overlap_figures, overlap_rows,
-                                           top_k_similarities)
+                                           OverlapRow, similarity_by_length, top_k_similarities)
 
 
 def test_the_top_k_of_unit_rows_is_their_dot_products_by_hand():
@@ -75,6 +75,21 @@ def test_the_four_correlations_by_hand():
     falling = length_correlations([0.9, 0.5, 0.2], [3, 6, 9], [10, 30, 50])
     assert {name: round(value["coefficient"], 9) for name, value in falling.items()} == {
         "spearman_words": -1.0, "kendall_words": -1.0, "spearman_characters": -1.0, "kendall_characters": -1.0}
+
+
+def overlap_row(words: int, similarity: float) -> OverlapRow:
+    return OverlapRow(0, "video0", "caption", words, 5 * words, similarity, False, 1, "nearest", similarity)
+
+
+def test_the_mean_similarity_per_length_bin():
+    # 3 and 5 words share the bin 1-5: (0.6 + 0.4) / 2; 13 and 30 words are both 13+; 6-12 have no query.
+    rows = [overlap_row(3, 0.6), overlap_row(5, 0.4), overlap_row(13, 0.2), overlap_row(30, 0.1)]
+    by_length = similarity_by_length(rows)
+    assert list(by_length) == ["1-5", "6-7", "8-9", "10-12", "13+"]
+    assert by_length["1-5"] == {"queries": 2, "mean_top10_similarity": pytest.approx(0.5)}
+    assert by_length["13+"] == {"queries": 2, "mean_top10_similarity": pytest.approx(0.15)}
+    assert by_length["6-7"] == {"queries": 0, "mean_top10_similarity": None}
+    assert overlap_figures(rows)["by_length"] == by_length
 
 
 def test_the_similarity_matrix_is_step_iii_similarity():

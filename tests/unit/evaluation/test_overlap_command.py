@@ -16,10 +16,9 @@ CAPTIONS = [(0, 1, "a man is talking"), (1, 1, "a man speaks to the camera"),
 
 
 @pytest.fixture(scope="module")
-def source(tmp_path_factory, write_annotations):
+def source(tmp_path_factory, write_captions):
     folder = tmp_path_factory.mktemp("overlap") / "in"
-    return write_annotations(folder, VIDEOS, [{"sen_id": s, "video_id": f"video{v}", "caption": c}
-                                              for s, v, c in CAPTIONS])
+    return write_captions(folder, VIDEOS, CAPTIONS)
 
 
 def test_first_of_each_test_video_against_train_and_validate(source, tmp_path, capsys):

@@ -9,8 +9,8 @@ import pytest
 from transforms.errors import ConfigError
 from transforms.evaluation.pos import TaggedCaption
 from transforms.evaluation.relevance import (DEFAULT_PARTS, Part, RelevanceReading, SynsetFinder, bow_words,
-                                             caption_sets, incidence, iou, relevance_matrix, stop_words,
-                                             video_sets_by_threshold)
+                                             caption_sets, incidence, iou, mean_set_sizes, relevance_matrix,
+                                             stop_words, video_sets_by_threshold)
 
 # spaCy's universal tags for the words of the fixtures (what en_core_web_sm gives them).
 TAGS = {"a": "DET", "the": "DET", "is": "AUX", "are": "AUX", "in": "ADP", "on": "ADP", "and": "CCONJ",
@@ -93,6 +93,8 @@ def test_bow_relevance_is_the_iou_of_the_video_set_and_the_caption_set_own_capti
     ])
     assert np.allclose(dense(relevance), expected)
     assert relevance.matrix.dtype == np.float32
+    sizes = mean_set_sizes(caption_sets(CAPTIONS, "bow", RelevanceReading()), RelevanceReading())
+    assert sizes == {"words": {"caption": 23 / 8, "video": 6.5}}
     without_own = relevance_matrix(CAPTIONS, "bow", RelevanceReading(own_captions_one=False))
     assert dense(without_own)[0, 3] == pytest.approx(2 / 6)  # {man, driving} of video1's six words
 

@@ -68,6 +68,17 @@ def test_stats_manifest_and_printed_figures_agree(source, tmp_path, capsys):
     assert f"bow    {rows:>13,}" in printed and "6 captions of 3 videos" in printed
 
 
+def test_a_list_of_videos_pairs_those_videos_and_their_captions_only(source, tmp_path):
+    videos = tmp_path / "videos.csv"
+    videos.write_text("key,vid_key,video_id,sentence\nret0,msr1,video1,a man is talking\nret1,msr3,video3,x\n")
+    out = tmp_path / "out"
+    assert main(["relevance", "--input", str(source), "--output", str(out), "--videos", str(videos),
+                 "--proxies", "pos"]) == 0
+    rows = pq.read_table(out / "relevance" / "proxy=pos").to_pylist()
+    assert {row["video_id"] for row in rows} == {"video1", "video3"}
+    assert {row["sen_id"] for row in rows} == {0, 1, 4, 5}
+
+
 @pytest.mark.parametrize("flags, message", [
     (["--proxies", "bow,met"], "--proxies bow,met: choose from bow, pos, syn"),
     (["--video-threshold", "25"], "video threshold must be in [0, 1]"),

@@ -77,3 +77,9 @@ def test_the_run_on_rule_is_truncate_or_model_and_the_model_threshold_a_probabil
         config_from_dict({"runon": {"rule": "senter"}})
     with pytest.raises(ConfigError, match="model_threshold must be between 0 and 1"):
         config_from_dict({"runon": {"rule": "model", "model_threshold": 1.5}})
+
+
+def test_the_length_only_threshold_is_a_probability_too():
+    assert config_from_dict({"runon": {"length_only_threshold": 0.98}}).runon.length_only_threshold == 0.98
+    with pytest.raises(ConfigError, match="length_only_threshold must be between 0 and 1, not 0"):
+        config_from_dict({"runon": {"length_only_threshold": 0}})

@@ -167,3 +167,28 @@ def test_separate_refuses_ids_that_could_collide_or_overflow_and_names_the_capti
     assert new_sen_id(0, 1, largest) == largest
     with pytest.raises(NewIdError, match="sen_id 3: the id of its sentence 2 .* would not fit in 64 bits"):
         new_sen_id(3, 1, largest)
+
+
+class ProbabilityOfEveryWord:
+    """A stand-in boundary model: every word of a caption gets the probability its caption is given."""
+
+    def __init__(self, probability_of):
+        self.probability_of = probability_of
+
+    def word_probabilities(self, texts):
+        return [[self.probability_of[text]] * len(text.split()) for text in texts]
+
+
+def test_a_caption_scored_for_its_length_only_is_cut_at_its_own_threshold():
+    from dataclasses import replace
+
+    from transforms.runon import model_sentence_finder
+    cue = "a cat is afraid of an stuffed animal he is trying to figure it out"  # a word cue, 15 words
+    long_only = "a man is playing a guitar on a stage in a park with his friends"  # no cue, 15 words
+    model = ProbabilityOfEveryWord({cue: 0.7, long_only: 0.7})
+    settings = replace(load_config("default").runon, always_parse_words=15, model_threshold=0.6,
+                       length_only_threshold=0.9, min_left_words=7, min_right_words=7)
+    found = model_sentence_finder(model, settings, finite_verbs=frozenset({"is"}))([cue, long_only])
+    assert len(found[0]) == 2 and found[1] == [long_only]
+    lower = replace(settings, length_only_threshold=0.65)
+    assert len(model_sentence_finder(model, lower, finite_verbs=frozenset({"is"}))([long_only])[0]) == 2

@@ -1,7 +1,7 @@
 """Step IV's pre-filter: which captions the boundary model scores, and the cut that gives back the caption."""
 from dataclasses import replace
 
-from transforms.runon_prefilter import Prefilter, is_candidate, load_lexicon, split_at
+from transforms.runon_prefilter import LENGTH_ONLY, WORD_CUE, Prefilter, is_candidate, load_lexicon, split_at, why_scored
 
 PREFILTER = Prefilter(load_lexicon())
 
@@ -67,3 +67,13 @@ def test_a_caption_of_always_parse_words_is_scored_whatever_its_words():
     assert not is_candidate(one_clause, PREFILTER) and is_candidate(run_on, PREFILTER)
     assert is_candidate(one_clause, replace(PREFILTER, always_parse_words=15))
     assert not is_candidate(one_clause, replace(PREFILTER, always_parse_words=16))
+
+
+def test_a_caption_is_scored_for_its_word_cue_first_and_its_length_only_when_it_has_none():
+    long_prefilter = replace(PREFILTER, always_parse_words=15)
+    one_clause = "a man is playing a guitar on a stage in a park with his friends"  # 15 words
+    run_on = "a cat is afraid of an stuffed animal he is trying to figure it out"  # 15 words, a cue
+    assert why_scored(one_clause, long_prefilter) == LENGTH_ONLY
+    assert why_scored(run_on, long_prefilter) == WORD_CUE  # long enough too, but the cue is the reason
+    assert why_scored(one_clause, PREFILTER) is None
+    assert why_scored("a dog runs", long_prefilter) is None

@@ -2,9 +2,8 @@
 import json
 import random
 
-from devsets import read_tsv
-from devsets.runon import DEVSET
-from training.boundary_model import PASSES, SEED, card_text, joined_pair, model_card, passes_in_words, sample_ranges
+from training.boundary_model import (PASSES, SEED, card_text, joined_pair, labelled_rows, model_card, passes_in_words,
+                                     sample_ranges)
 from transforms.boundary_model import MODEL_DIR
 
 
@@ -32,4 +31,22 @@ def test_the_shipped_card_is_the_one_the_training_writes_for_the_shipped_files()
     the dev set changes, the model is trained again (or the card would name samples it never learnt from)."""
     shipped = (MODEL_DIR / "model.json").read_text(encoding="utf-8")
     held_out = json.loads(shipped)["kept_out"]  # files outside the repository: only their names are known
-    assert card_text(model_card(read_tsv(DEVSET), PASSES, SEED, held_out, MODEL_DIR)) == shipped
+    assert card_text(model_card(labelled_rows(), PASSES, SEED, held_out, MODEL_DIR)) == shipped
+
+
+def test_over12_training_learns_from_both_dev_sets_less_the_samples_kept_out():
+    both = labelled_rows(over12=True, kept_out_samples=(53,))
+    assert set(both) == {"runon_dev.tsv", "runon_dev_over12.tsv"}
+    over12_samples = {int(row["sample"]) for row in both["runon_dev_over12.tsv"]}
+    assert 53 not in over12_samples and {50, 54} <= over12_samples
+    assert set(labelled_rows()) == {"runon_dev.tsv"}
+
+
+def test_the_card_names_each_dev_set_file_and_the_samples_kept_out(tmp_path):
+    for name in ("model.onnx", "tokenizer.json"):
+        (tmp_path / name).write_bytes(b"x")
+    dev = {"runon_dev.tsv": [{"sample": "1"}, {"sample": "2"}], "runon_dev_over12.tsv": [{"sample": "50"}]}
+    card = model_card(dev, 2, 7, [], tmp_path, kept_out_samples=(53,))
+    assert "runon_dev.tsv samples 1-2 (2 captions) and runon_dev_over12.tsv samples 50 (1 captions) x 4" in card["trained_on"]
+    assert card["samples"] == [1, 2, 50] and card["kept_out_samples"] == [53]
+    assert "kept_out_samples" not in model_card(dev, 2, 7, [], tmp_path)
