@@ -256,7 +256,10 @@ def mean_set_sizes(sets: CaptionSets, reading: RelevanceReading) -> dict:
     for name, part_sets in zip(names, sets.sets):
         matrix = incidence(part_sets)
         entry = {"caption": float(np.mean([len(words) for words in part_sets])) if part_sets else 0.0}
-        if reading.video_sets == "threshold" and videos:
+        if sets.video_sets is not None:  # syn with video-context senses: the videos' own sets
+            number = names.index(name)
+            entry["video"] = float(np.mean([len(senses) for senses in sets.video_sets[number]]))
+        elif reading.video_sets == "threshold" and videos:
             video_side = video_sets_by_threshold(matrix, video_rows, videos, reading.video_threshold)
             entry["video"] = float(video_side.sum() / videos)
         sizes[name] = entry

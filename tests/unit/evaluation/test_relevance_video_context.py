@@ -65,3 +65,16 @@ def test_the_sense_comes_from_all_of_the_videos_captions(tmp_path):
     reading = RelevanceReading(video_threshold=0.5, syn_video_senses="video-context")
     expected = finder.sense("bank flows bank lends".split(), "bank", "n")
     assert video_context_senses(captions, nouns, reading, finder) == (frozenset({expected}),)
+
+
+def test_mean_set_sizes_count_the_videos_own_sets_when_there_are_some():
+    from transforms.evaluation.relevance import CaptionSets, mean_set_sizes
+
+    # Two captions of one video; the captions' verb sets {a} and {a} would give the video {a} (size 1),
+    # but its own video-context verb set has two senses; its noun set none.
+    sets = CaptionSets("syn", (0, 1), ("video1", "video1"), (0.5, 0.5),
+                       ((frozenset({"a"}), frozenset({"a"})), (frozenset({"n"}), frozenset())),
+                       ((frozenset({"a.v.01", "a.v.02"}),), (frozenset(),)))
+    sizes = mean_set_sizes(sets, VIDEO_CONTEXT)
+    assert sizes["verb"] == {"caption": 1.0, "video": 2.0}
+    assert sizes["noun"] == {"caption": 0.5, "video": 0.0}
