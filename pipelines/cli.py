@@ -124,6 +124,19 @@ def build_parser() -> argparse.ArgumentParser:
     fire.add_argument("--rbo-p", type=float, default=0.9, help="rank-biased overlap's persistence (default: %(default)s)")
     fire.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default: %(default)s)")
     fire.add_argument("--seed", type=int, default=0, help="bootstrap seed (default: %(default)s)")
+    ndcg = commands.add_parser("ndcg", help="nDCG per proxy (and mAP) of a model's scores, or of the random or "
+                               "oracle ranking, against the graded relevance of `capclean relevance`")
+    ndcg.add_argument("--relevance", required=True, metavar="DIR", help="the output folder of capclean relevance")
+    ndcg.add_argument("--scores", required=True, metavar="FILE", help="the model's scores: Parquet or CSV with columns "
+                      "sen_id, video_id, score, or .npz with scores (captions x videos), sen_ids, video_ids; or "
+                      "'random' (the exact expected value) or 'oracle' (ranked by the relevance itself)")
+    ndcg.add_argument("--captions", metavar="RUN_OR_RAW", help="a capclean output or raw MSR-VTT, for each "
+                      "caption's own video (mAP; default: the input the relevance output records)")
+    ndcg.add_argument("--cutoff", choices=["relevant", "all", "within-relevant"], default="relevant",
+                      help="relevant: a query's DCG stops at its number of relevant items (the authors' code); all: "
+                      "the whole gallery; within-relevant: only the relevant items are ranked (default: %(default)s)")
+    ndcg.add_argument("--json", metavar="FILE", help="also write the figures to this JSON file (a new file, or "
+                      "one capclean ndcg wrote)")
     export = commands.add_parser("export", help="write a run's captions in other formats")
     export.add_argument("run", help="output folder of a run")
     export.add_argument("--formats", default=",".join(EXPORT_NAMES), metavar="LIST",
@@ -311,7 +324,7 @@ def run_command(argv=None) -> int:
     beam_args = join_flag_values(beam_args)
     unknown = [arg for arg in beam_args if not arg.startswith("--")]
     if unknown or (beam_args and args.command in ("report", "export", "vocab", "posrank", "fire", "overlap",
-                                                    "relevance")):
+                                                  "relevance", "ndcg")):
         print(f"capclean: unexpected arguments: {' '.join(beam_args)}", file=sys.stderr)
         return EXIT_USAGE
     try:
@@ -329,6 +342,9 @@ def run_command(argv=None) -> int:
             return fire_command(args.predictions, args.labels, args.predictions_b, args.captions, args.out,
                                 args.model, args.model_b, args.depth, args.ap_normaliser, args.rbo_p,
                                 args.resamples, args.seed, args.report)
+        if args.command == "ndcg":
+            from pipelines.ndcg import ndcg_command
+            return ndcg_command(args.relevance, args.scores, args.json, args.cutoff, args.captions)
         if args.command == "overlap":
             return overlap_command(args)
         if args.command == "relevance":

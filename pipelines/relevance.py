@@ -70,6 +70,9 @@ def add_relevance_arguments(command) -> None:
                          help="pos and syn: the parts of speech and their weights (default: %(default)s)")
     reading.add_argument("--aux-as-verbs", action="store_true", help="count auxiliaries (is, are) as verbs, as "
                          "spaCy 2 tagged them")
+    reading.add_argument("--syn-video-senses", choices=["captions", "video-context"], default=default.syn_video_senses,
+                         help="syn: a video's synsets are its captions' that pass the threshold, or its words' "
+                              "that pass it, each given a Lesk sense in all its captions (default: %(default)s)")
     reading.add_argument("--own-captions", choices=["one", "iou"], default="one",
                          help="a video's own captions: relevance 1 (the paper) or their IoU (default: %(default)s)")
     command.add_argument("--chunk-captions", type=int, metavar="N", help="captions paired with every video at "
@@ -98,7 +101,7 @@ def reading_from_arguments(args):
     return RelevanceReading(video_threshold=args.video_threshold, video_sets=args.video_sets,
                             stop_list=args.stop_list, tokens=args.tokens, lowercase=not args.keep_case,
                             lemmas=args.lemmas, parts=parts_from_weights(args.pos_weights, args.aux_as_verbs),
-                            own_captions_one=args.own_captions == "one")
+                            own_captions_one=args.own_captions == "one", syn_video_senses=args.syn_video_senses)
 
 
 def run_from_arguments(args) -> RelevanceRun:

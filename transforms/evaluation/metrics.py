@@ -234,7 +234,8 @@ def _exponential_gain(relevances: np.ndarray) -> np.ndarray:
 _GAINS = {"linear": _linear_gain, "exponential": _exponential_gain}
 
 
-def _gains(relevances, gain: str) -> np.ndarray:
+def gain_values(relevances, gain: str) -> np.ndarray:
+    """The gain of each relevance: "linear" (rel) or "exponential" (2^rel - 1); refuses negatives."""
     if gain not in _GAINS:
         raise ValueError(f"gain must be one of {sorted(_GAINS)}, not {gain!r}")
     relevances = np.asarray(relevances, dtype=float)
@@ -246,7 +247,7 @@ def _gains(relevances, gain: str) -> np.ndarray:
     return _GAINS[gain](relevances)
 
 
-def _discounts(n_positions: int, k) -> np.ndarray:
+def rank_discounts(n_positions: int, k) -> np.ndarray:
     """1 / log2(r + 1) for ranks r = 1..n, and 0 past the cut-off k (None: no cut-off)."""
     if k is not None and k < 0:
         raise ValueError(f"the cut-off k must be >= 0 or None, not {k}")
@@ -262,8 +263,8 @@ def dcg(ranked_relevances: Sequence[float], k=None, gain: str = "linear") -> flo
     gain "linear": gain = rel (Wray et al.); "exponential": gain = 2^rel - 1 (Burges et al. 2005),
     which weighs the most relevant items more. k = None sums over the whole list.
     """
-    gains = _gains(ranked_relevances, gain)
-    return float(np.sum(gains * _discounts(gains.size, k)))
+    gains = gain_values(ranked_relevances, gain)
+    return float(np.sum(gains * rank_discounts(gains.size, k)))
 
 
 def ideal_dcg(relevances: Sequence[float], k=None, gain: str = "linear") -> float:
@@ -281,13 +282,13 @@ def tie_averaged_dcg(scores: Sequence[float], relevances: Sequence[float], k=Non
     ECIR 2008). Without ties this is the plain DCG of the score order.
     """
     scores = _scores(scores)
-    gains = _gains(relevances, gain)
+    gains = gain_values(relevances, gain)
     if scores.shape != gains.shape:
         raise ValueError(f"{scores.size} scores but {gains.size} relevances")
     order = np.argsort(-scores, kind="stable")
     sorted_scores = scores[order]
     tie_run = np.concatenate(([0], np.cumsum(sorted_scores[1:] != sorted_scores[:-1])))
-    discounts = _discounts(scores.size, k)
+    discounts = rank_discounts(scores.size, k)
     mean_discount_of_run = np.bincount(tie_run, weights=discounts) / np.bincount(tie_run)
     return float(np.sum(gains[order] * mean_discount_of_run[tie_run]))
 

@@ -47,6 +47,8 @@ class CaptionSets:
     video_ids: tuple  # the video of each caption
     weights: tuple  # one per part
     sets: tuple  # one tuple per part, of one frozenset per caption
+    video_sets: tuple | None = None  # syn, video-context senses: per part, one frozenset per video
+
 
 
 @dataclass(frozen=True)
@@ -147,7 +149,33 @@ def caption_sets(captions: list, proxy: str, reading: RelevanceReading, wordnet=
                 per_caption.append(frozenset(finder.sense(context, word, part.wordnet_pos) for word in words))
             sets.append(tuple(per_caption))
         sets = tuple(sets)
+        if reading.syn_video_senses == "video-context" and reading.video_sets == "threshold":
+            video_sets = tuple(video_context_senses(captions, part, reading, finder) for part in reading.parts)
+            return CaptionSets(proxy, sen_ids, video_ids, tuple(part.weight for part in reading.parts), sets,
+                               video_sets)
     return CaptionSets(proxy, sen_ids, video_ids, tuple(part.weight for part in reading.parts), sets)
+
+
+def video_context_senses(captions: list, part: Part, reading: RelevanceReading, finder: SynsetFinder) -> tuple:
+    """Per video (in order of first appearance): the words of the part in at least video_threshold of
+    its captions, each given its Lesk sense with all the video's captions, joined, as context."""
+    as_written = RelevanceReading(lowercase=reading.lowercase)
+    by_video = {}
+    for caption in captions:
+        by_video.setdefault(caption.video_id, []).append(caption)
+    senses = []
+    for video_captions in by_video.values():
+        counts = {}
+        for caption in video_captions:
+            for word in set(part_words(caption, part, as_written)):
+                counts[word] = counts.get(word, 0) + 1
+        # The same tolerance as video_sets_by_threshold: 0.1 * 30 is 3.0000000000000004.
+        needed = reading.video_threshold * len(video_captions) - 1e-9
+        text = " ".join(caption.caption for caption in video_captions)
+        context = text.lower().split() if reading.lowercase else text.split()
+        senses.append(frozenset(finder.sense(context, word, part.wordnet_pos)
+                                for word, count in sorted(counts.items()) if count >= needed))
+    return tuple(senses)
 
 
 # --- Sets as sparse matrices --------------------------------------------------------------------
@@ -228,7 +256,10 @@ def mean_set_sizes(sets: CaptionSets, reading: RelevanceReading) -> dict:
     for name, part_sets in zip(names, sets.sets):
         matrix = incidence(part_sets)
         entry = {"caption": float(np.mean([len(words) for words in part_sets])) if part_sets else 0.0}
-        if reading.video_sets == "threshold" and videos:
+        if sets.video_sets is not None:  # syn with video-context senses: the videos' own sets
+            number = names.index(name)
+            entry["video"] = float(np.mean([len(senses) for senses in sets.video_sets[number]]))
+        elif reading.video_sets == "threshold" and videos:
             video_side = video_sets_by_threshold(matrix, video_rows, videos, reading.video_threshold)
             entry["video"] = float(video_side.sum() / videos)
         sizes[name] = entry
@@ -252,6 +283,11 @@ def relevance_chunks(sets: CaptionSets, reading: RelevanceReading,
     matrices = [incidence(part_sets) for part_sets in sets.sets]
     video_side = [video_sets_by_threshold(matrix, video_rows, videos, reading.video_threshold)
                   for matrix in matrices] if reading.video_sets == "threshold" else None
+    if sets.video_sets is not None:
+        # The videos' own sets: one vocabulary for both sides, videos in the first rows.
+        joint = [incidence(video_sets + part_sets) for video_sets, part_sets in zip(sets.video_sets, sets.sets)]
+        video_side = [matrix[:videos] for matrix in joint]
+        matrices = [matrix[videos:] for matrix in joint]
     step = chunk_captions or default_chunk(videos, count, reading)
     for start in range(0, count, step):
         stop = min(start + step, count)

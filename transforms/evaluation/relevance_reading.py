@@ -19,6 +19,11 @@ STOP_LISTS = ("spacy", "none")
 # video_threshold of its captions (the paper's MSR-VTT rule); "caption-mean" / "caption-max":
 # no video set, the mean / the maximum of the caption's IoU with each of the video's captions.
 VIDEO_SETS = ("threshold", "caption-mean", "caption-max")
+# syn with "threshold" video sets: a video's synsets are those of its captions that pass the
+# threshold ("captions"), or its words that pass it, each given a Lesk sense with all of the
+# video's captions as context ("video-context": a video table parsed as one text, the guess
+# that brings SYN's random baseline near the paper's, docs/commands/ndcg.md).
+SYN_VIDEO_SENSES = ("captions", "video-context")
 
 
 @dataclass(frozen=True)
@@ -70,11 +75,13 @@ class RelevanceReading:
     lemmas: bool = False  # spaCy's lemmas instead of the words as written (bow with spaCy tokens, pos)
     parts: tuple = field(default=DEFAULT_PARTS)  # pos and syn
     own_captions_one: bool = True  # a video's own captions have relevance 1, whatever their IoU
+    syn_video_senses: str = "captions"  # one of SYN_VIDEO_SENSES; syn with "threshold" video sets only
 
     def __post_init__(self):
         for name, value, allowed in (("video_sets", self.video_sets, VIDEO_SETS),
                                      ("stop_list", self.stop_list, STOP_LISTS),
-                                     ("tokens", self.tokens, TOKENIZATIONS)):
+                                     ("tokens", self.tokens, TOKENIZATIONS),
+                                     ("syn_video_senses", self.syn_video_senses, SYN_VIDEO_SENSES)):
             if value not in allowed:
                 raise ConfigError(f"relevance {name} {value!r}: choose from {', '.join(allowed)}")
         if not 0.0 <= self.video_threshold <= 1.0:
