@@ -3,15 +3,14 @@ import argparse
 import json
 import logging
 import re
-import shutil
 import sys
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
 from pipelines.config import ALL_STEPS, ConfigError, load_config, override
 from pipelines.logs import add_logging_arguments, chosen_level, configure_logging, one_line_on_interrupt
-from pipelines.output_folder import check_target, put_in_place, remove_stale_staging, staging_folder, write_marker
+from pipelines.evaluation_io import add_evaluation_io_arguments, read_source_run
+from pipelines.output_folder import check_target, put_in_place, staging_for, write_marker
 from transforms.errors import CapcleanError, find_error_line
 from transforms.read import find_annotation_files
 from transforms.runon import RUNON_RULES
@@ -179,16 +178,6 @@ def add_input_arguments(command, output_help):
                                "corpus-ranked correction (README)")
     spelling.add_argument("--vocabulary", metavar="LIST", help="comma-separated Hunspell .dic files of extra words "
                           "(relative paths are under dictionaries/)")
-
-
-def add_evaluation_io_arguments(command, writes: str):
-    """--input (a capclean output or raw annotations), --output and --overwrite of an evaluation command."""
-    io = command.add_argument_group("input and output")
-    io.add_argument("--input", required=True, metavar="PATH", help="a capclean output folder (its captions/), or "
-                    "raw MSR-VTT-format annotations (a folder or one file)")
-    io.add_argument("--output", required=True, metavar="DIR", help=f"folder for {writes}: a new or empty one, or "
-                    "(with --overwrite) an earlier capclean output")
-    io.add_argument("--overwrite", action="store_true", help="replace the earlier capclean output at --output")
 
 
 def add_hardneg_arguments(hardneg):
@@ -453,20 +442,6 @@ def run_clean(input_path, output_dir, config, beam_args, exports=(), overwrite=F
     return 0
 
 
-@contextmanager
-def staging_for(output: Path):
-    """A new staging folder beside `output` (after removing what killed runs left there); removed
-    if the run fails, whatever the failure."""
-    output.parent.mkdir(parents=True, exist_ok=True)
-    remove_stale_staging(output)
-    staging = staging_folder(output)
-    try:
-        yield staging
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-
-
 def write_report_and_exports(staging: Path, output: Path, input_path, exports, clock=None):
     """The report and the exports, written into the staging folder; the report names `output`.
     `clock`: the run's Clock, which times them."""
@@ -637,20 +612,6 @@ def overlap_command(args) -> int:
     print(format_figures(figures))
     print(f"  report: {output / 'report.html'}")
     return 0
-
-
-def read_source_run(input_path):
-    """What `hardneg` records of its input: a capclean output's manifest (warning when the run is
-    partial), or the annotation files. Returns (input record, source run record or None)."""
-    from pipelines.manifest import input_record, source_run_record
-
-    if (Path(input_path) / "captions").is_dir():
-        source_run = source_run_record(input_path)
-        if source_run and source_run.get("partial"):
-            log.warning("warning: %s is a partial run (--limit %s): its negatives are of those videos only",
-                        input_path, source_run.get("limit"))
-        return {"path": str(Path(input_path).resolve()), "kind": "capclean output"}, source_run
-    return {**input_record(input_path, find_annotation_files(input_path)), "kind": "annotations"}, None
 
 
 def report_command(args) -> int:

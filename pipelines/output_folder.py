@@ -157,3 +157,17 @@ def exchange_paths(a: Path, b: Path) -> bool:
     if error in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP):
         return False  # a file system or kernel that cannot exchange
     raise OSError(error, f"cannot swap {a} and {b}: {os.strerror(error)}")
+
+
+@contextmanager
+def staging_for(output: Path):
+    """A new staging folder beside `output` (after removing what killed runs left there); removed
+    if the run fails, whatever the failure."""
+    output.parent.mkdir(parents=True, exist_ok=True)
+    remove_stale_staging(output)
+    staging = staging_folder(output)
+    try:
+        yield staging
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise

@@ -37,7 +37,7 @@ class RelevanceRun:
 
 
 def add_relevance_arguments(command) -> None:
-    from pipelines.cli import add_evaluation_io_arguments
+    from pipelines.evaluation_io import add_evaluation_io_arguments
     from transforms.evaluation.relevance_reading import PROXIES, STOP_LISTS, TOKENIZATIONS, VIDEO_SETS, RelevanceReading
 
     default = RelevanceReading()
@@ -248,7 +248,8 @@ def format_figures(figures: dict) -> str:
 
 def relevance_command(args) -> int:
     """The command: checks, then the run in a staging folder swapped in at the end (as `capclean overlap`)."""
-    from pipelines.cli import read_source_run, staging_for
+    from pipelines.evaluation_io import read_source_run
+    from pipelines.output_folder import staging_for
     from pipelines.manifest import Clock, build_manifest, write_manifest
     from pipelines.output_folder import check_target, put_in_place, write_marker
 
