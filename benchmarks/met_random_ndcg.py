@@ -8,9 +8,9 @@ the mean relevance), with the released code's linear gain S / log2(j + 1) and th
 exponential gain 2^S - 1, text-to-video over a sample of query captions (each against the
 2,990 videos) and video-to-text over a sample of videos (each against the 59,800 captions).
 
-With --relevance DIR it reads a written relevance/proxy=met/ instead (every query of
-`capclean relevance --proxies met`, one kernel) and prints its exact figures, every caption and
-every video a query, from a dense videos x captions matrix (0.7 GB for the test split).
+A written relevance/proxy=met/ (every query of `capclean relevance --proxies met`, one kernel)
+is scored by `capclean ndcg --relevance DIR --scores random --cutoff all`, every caption and every
+video a query.
 
 One more reading is printed, not a kernel capclean offers: "first caption", each video standing
 for its first caption alone (one text a video, as the released create_relevancy_matrix.py
@@ -22,15 +22,14 @@ import sys
 from pathlib import Path
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
-import pyarrow.parquet as pq
+import scipy.sparse as sp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pipelines.caption_input import read_captions  # noqa: E402
 from transforms.evaluation.lexicon import default_wordnet_dir, open_wordnet  # noqa: E402
 from transforms.evaluation.met_relevance import OWN_VIDEO_RELEVANCE, video_side  # noqa: E402
+from transforms.evaluation.ndcg import random_ndcgs  # noqa: E402
 from transforms.evaluation.meteor import MeteorLexicon  # noqa: E402
 from transforms.evaluation.meteor_batch import scores_against  # noqa: E402
 
@@ -40,10 +39,9 @@ READINGS = KERNELS + ("first caption",)
 
 
 def expected_random_ndcg(relevance: np.ndarray, exponential: bool) -> float:
-    """E[DCG] of a random ranking over the ideal DCG: each rank's expected gain is the mean gain."""
-    gains = np.power(2.0, relevance) - 1 if exponential else relevance
-    discounts = 1 / np.log2(np.arange(2, len(gains) + 2))
-    return float(gains.mean() * discounts.sum() / (np.sort(gains)[::-1] @ discounts))
+    """E[nDCG] of a random ranking of one query's items (transforms/evaluation/ndcg.py), the whole gallery ranked."""
+    one_query = sp.csr_matrix(relevance[None, :])
+    return float(random_ndcgs(one_query, "exponential" if exponential else "linear", "all")[0])
 
 
 def kernels(as_hypothesis: np.ndarray, as_reference: np.ndarray, axis: int) -> dict:
@@ -88,43 +86,13 @@ def video_to_text(video_indices: list, side, lexicon) -> dict:
     return found
 
 
-def from_relevance(folder: Path) -> None:
-    """The exact figures of a written relevance/proxy=met/ (pairs absent: relevance 0)."""
-    parts = sorted(folder.glob("part-*.parquet"))
-    video_ids, sen_ids = set(), set()
-    for path in parts:  # ids part by part: the whole table's strings would not fit in memory
-        part = pq.read_table(path, columns=["video_id", "sen_id"])
-        video_ids.update(pc.unique(part["video_id"]).to_pylist())
-        sen_ids.update(pc.unique(part["sen_id"]).to_pylist())
-    videos, sen_ids = pa.array(sorted(video_ids)), np.array(sorted(sen_ids))
-    matrix = np.zeros((len(videos), len(sen_ids)), dtype=np.float32)
-    for path in parts:
-        part = pq.read_table(path)
-        rows = pc.index_in(part["video_id"], value_set=videos).to_numpy()
-        matrix[rows, np.searchsorted(sen_ids, part["sen_id"].to_numpy())] = part["score"].to_numpy()
-    video_ids = videos
-    print(f"MET random-ranking nDCG of {folder}: {len(sen_ids):,} query captions, {len(video_ids):,} query "
-          f"videos (published {PUBLISHED})")
-    print(f"  {'gain':<13}{'text-to-video':>14}{'video-to-text':>14}{'mean':>7}")
-    for gain, exponential in (("linear", False), ("exponential", True)):
-        figures = [100 * np.mean([expected_random_ndcg(matrix[:, column].astype(float), exponential)
-                                  for column in range(matrix.shape[1])]),
-                   100 * np.mean([expected_random_ndcg(row.astype(float), exponential) for row in matrix])]
-        print(f"  {gain:<13}{figures[0]:>14.1f}{figures[1]:>14.1f}{np.mean(figures):>7.1f}")
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--input", help="raw MSR-VTT or a capclean output (without --relevance)")
+    parser.add_argument("--input", required=True, help="raw MSR-VTT or a capclean output")
     parser.add_argument("--queries", type=int, default=300, help="query captions, text to video (default: %(default)s)")
     parser.add_argument("--videos", type=int, default=60, help="query videos, video to text (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--relevance", metavar="DIR", help="a written relevance/proxy=met/ folder: its exact figures")
     args = parser.parse_args()
-    if args.relevance:
-        return from_relevance(Path(args.relevance))
-    if not args.input:
-        parser.error("give --input (or --relevance)")
     lexicon = MeteorLexicon(open_wordnet(default_wordnet_dir()))
     captions = sorted(row for row in read_captions(args.input) if row[2] == "test")
     videos = {}
