@@ -61,7 +61,7 @@ def test_stats_manifest_and_printed_figures_agree(source, tmp_path, capsys):
     rows = pq.read_table(out / "relevance" / "proxy=bow").num_rows
     assert stats["proxies"]["bow"]["pairs"] == rows and stats["proxies"]["bow"]["chunks"] == 3
     assert stats["proxies"]["bow"]["all_pairs"] == 3 * 6
-    assert stats["settings"]["reading"]["video_threshold"] == 0.25
+    assert stats["settings"]["reading"]["video_threshold"] == 0.1  # the calibrated reading (docs/commands/ndcg.md)
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["command"] == "relevance" and manifest["stats"]["proxies"]["bow"]["pairs"] == rows
     printed = capsys.readouterr().out

@@ -5,7 +5,7 @@ import pytest
 from transforms.evaluation.pos import TaggedCaption
 from transforms.evaluation.relevance import (RelevanceReading, SynsetFinder, caption_sets, relevance_matrix,
                                              video_context_senses)
-from transforms.evaluation.relevance_reading import DEFAULT_PARTS
+from transforms.evaluation.relevance_reading import DEFAULT_PARTS, PAPER_TEXT
 
 VIDEO_CONTEXT = RelevanceReading(video_threshold=0.5, own_captions_one=False, syn_video_senses="video-context")
 
@@ -49,8 +49,9 @@ def test_syn_relevance_with_video_context_senses_by_hand():
     assert scores[:, 1].tolist() == [0.5, 0.5]
 
 
-def test_the_default_reading_keeps_no_video_sets():
-    assert caption_sets(CAPTIONS, "syn", RelevanceReading(), NoSenses()).video_sets is None
+def test_the_paper_text_reading_keeps_no_video_sets_and_the_default_does():
+    assert caption_sets(CAPTIONS, "syn", PAPER_TEXT, NoSenses()).video_sets is None
+    assert caption_sets(CAPTIONS, "syn", RelevanceReading(), NoSenses()).video_sets is not None
 
 
 def test_the_sense_comes_from_all_of_the_videos_captions(tmp_path):
