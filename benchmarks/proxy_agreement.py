@@ -12,13 +12,12 @@ import argparse
 import json
 import sys
 import time
-from itertools import combinations
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pipelines.ndcg import proxy_folders, read_gallery, read_relevance  # noqa: E402
-from transforms.evaluation.agreement import agreement_summary, spearman_per_query  # noqa: E402
+from transforms.evaluation.agreement import proxy_agreement  # noqa: E402
 from transforms.evaluation.ndcg import queries  # noqa: E402
 
 
@@ -32,12 +31,10 @@ def main(argv=None) -> int:
     folders = proxy_folders(args.relevance)
     gallery = read_gallery(folders)
     matrices = {proxy: queries(read_relevance(folder, gallery), args.direction) for proxy, folder in folders.items()}
-    summaries = {}
-    for first, second in combinations(matrices, 2):
-        summary = agreement_summary(spearman_per_query(matrices[first], matrices[second]))
-        summaries[f"{first}-{second}"] = summary
-        print(f"{first}-{second}: " + ", ".join(f"{key} {value:.3f}" if isinstance(value, float) else f"{key} {value}"
-                                                for key, value in summary.items()), flush=True)
+    summaries = proxy_agreement(matrices)
+    for pair, summary in summaries.items():
+        print(f"{pair}: " + ", ".join(f"{key} {value:.3f}" if isinstance(value, float) else f"{key} {value}"
+                                      for key, value in summary.items()))
     print(f"{len(gallery.video_ids):,} videos x {len(gallery.sen_ids):,} captions, {time.monotonic() - started:.0f} s")
     if args.json:
         Path(args.json).write_text(json.dumps({"relevance": args.relevance, "direction": args.direction,

@@ -136,6 +136,10 @@ def build_parser() -> argparse.ArgumentParser:
                       "the whole gallery; within-relevant: only the relevant items are ranked (default: %(default)s)")
     ndcg.add_argument("--json", metavar="FILE", help="also write the figures to this JSON file (a new file, or "
                       "one capclean ndcg wrote)")
+    ndcg.add_argument("--report", metavar="FILE", help="also write the figures, the random baseline and the proxies' "
+                      "agreement as a self-contained HTML page (a new file, or one capclean ndcg wrote)")
+    ndcg.add_argument("--no-agreement", action="store_true", help="leave the proxies' agreement out of --report "
+                      "(on the full test split it costs about 2 minutes and every proxy's relevance in memory at once)")
     export = commands.add_parser("export", help="write a run's captions in other formats")
     export.add_argument("run", help="output folder of a run")
     export.add_argument("--formats", default=",".join(EXPORT_NAMES), metavar="LIST",
@@ -333,7 +337,8 @@ def run_command(argv=None) -> int:
                                 args.resamples, args.seed, args.report)
         if args.command == "ndcg":
             from pipelines.ndcg import ndcg_command
-            return ndcg_command(args.relevance, args.scores, args.json, args.cutoff, args.captions)
+            return ndcg_command(args.relevance, args.scores, args.json, args.cutoff, args.captions, args.report,
+                                not args.no_agreement)
         if args.command == "overlap":
             return overlap_command(args)
         if args.command == "relevance":

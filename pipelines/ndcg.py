@@ -24,13 +24,15 @@ import pyarrow.parquet as pq
 import scipy.sparse as sp
 
 from transforms.errors import CapcleanError
-from transforms.evaluation.ndcg import NdcgOptions, dense_score_blocks, map_table, ndcg_table
+from transforms.evaluation.agreement import proxy_agreement
+from transforms.evaluation.ndcg import NdcgOptions, dense_score_blocks, map_table, ndcg_table, queries
 from transforms.read import video_order
 
 BASELINES = ("random", "oracle")
 SCORE_COLUMNS = ("sen_id", "video_id", "score")
 BATCH_ROWS = 1 << 20  # rows of a score or relevance file read at once
 WRITTEN_BY = "capclean ndcg"  # the mark of a JSON file this command wrote (and may replace)
+MARK_SEARCH_BYTES = 1 << 16  # the mark of a page (ndcg_report.REPORT_MARK) is at the top of its body, after the CSS
 
 
 class NdcgInputError(CapcleanError):
@@ -47,23 +49,43 @@ class Gallery:
 # ---------------------------------------------------------------- the command
 
 def ndcg_command(relevance_dir: str, scores: str, to_json: str | None = None, cutoff: str = "relevant",
-                 captions: str | None = None) -> int:
+                 captions: str | None = None, report: str | None = None, agreement: bool = True) -> int:
     options = NdcgOptions(cutoff=cutoff)
+    # Both targets are checked before the long part, so a refused one costs nothing.
     json_path = check_json_target(to_json) if to_json else None
+    report_path = check_report_target(report) if report else None
     folders = proxy_folders(relevance_dir)
     gallery = read_gallery(folders)
     ranking = scores if scores in BASELINES else dense_score_blocks(read_scores(scores, gallery))
     figures = {"written_by": WRITTEN_BY, "relevance": str(Path(relevance_dir).resolve()), "scores": scores,
                "cutoff": cutoff, "videos": len(gallery.video_ids), "captions": len(gallery.sen_ids), "proxies": {}}
+    # The page shows the random baseline beside a model's (or the oracle's) figures: its closed form is one
+    # pass over a matrix already read. The agreement needs every proxy's matrix at once, so only then are they kept.
+    with_random = report_path is not None and scores != "random"
+    kept = {}
     for proxy, folder in folders.items():
-        figures["proxies"][proxy] = ndcg_table(read_relevance(folder, gallery), ranking, options)
+        relevance = read_relevance(folder, gallery)
+        figures["proxies"][proxy] = ndcg_table(relevance, ranking, options)
+        if with_random:
+            figures.setdefault("random", {})[proxy] = ndcg_table(relevance, "random", options)
+        if report_path is not None and agreement:
+            kept[proxy] = queries(relevance, "v2t")  # one row per video: the paper's Fig. 8
     own = own_video_rows(relevance_dir, captions, gallery)
     if scores != "oracle" and own is not None:
         figures["map"] = map_table(own, len(gallery.video_ids), ranking, options)
+    if with_random and own is not None:
+        figures["map_random"] = map_table(own, len(gallery.video_ids), "random", options)
     print(format_ndcg(figures))
+    if report_path is not None:
+        figures["settings"] = relevance_settings(relevance_dir)
+        figures["agreement"] = proxy_agreement(kept) if agreement else None
     if json_path:
         write_json(json_path, figures)
         print(f"capclean: figures written to {json_path}")
+    if report_path is not None:
+        from pipelines.ndcg_report import write_ndcg_report
+
+        print(f"capclean: report written to {write_ndcg_report(figures, report_path)}")
     return 0
 
 
@@ -276,16 +298,44 @@ def own_video_rows(relevance_dir: str, captions: str | None, gallery: Gallery):
 
 
 def _recorded_input(relevance_dir: str):
+    try:
+        path = _relevance_manifest(relevance_dir)["input"]["path"]
+    except (KeyError, TypeError):
+        return None
+    return path if Path(path).exists() else None
+
+
+def _relevance_manifest(relevance_dir: str) -> dict:
+    """The manifest.json of the relevance output (DIR, or its parent when DIR is its relevance/ folder); {} if none."""
     root = Path(relevance_dir)
     for folder in (root, root.parent):
         manifest = folder / "manifest.json"
         if manifest.is_file():
             try:
-                path = json.loads(manifest.read_text(encoding="utf-8"))["input"]["path"]
-            except (ValueError, KeyError, TypeError):
-                return None
-            return path if Path(path).exists() else None
-    return None
+                found = json.loads(manifest.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                return {}
+            return found if isinstance(found, dict) else {}
+    return {}
+
+
+def relevance_settings(relevance_dir: str) -> dict:
+    """How the relevance was built, as its manifest records it (split, reading, input) and the pairs
+    per proxy its stats.json counts; what is not recorded is left out (the page says "not recorded")."""
+    manifest = _relevance_manifest(relevance_dir)
+    settings = manifest.get("settings") if isinstance(manifest.get("settings"), dict) else {}
+    found = {key: settings[key] for key in ("split", "reading") if key in settings}
+    if isinstance(manifest.get("input"), dict) and "path" in manifest["input"]:
+        found["input"] = manifest["input"]["path"]
+    root = Path(relevance_dir)
+    for folder in (root, root.parent):
+        try:
+            stats = json.loads((folder / "stats.json").read_text(encoding="utf-8"))
+            found["pairs"] = {proxy: figures["pairs"] for proxy, figures in stats["proxies"].items()}
+            break
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            continue
+    return found
 
 
 # ---------------------------------------------------------------- the JSON file
@@ -302,6 +352,24 @@ def check_json_target(path: str) -> Path:
             earlier = None
         if not isinstance(earlier, dict) or earlier.get("written_by") != WRITTEN_BY:
             raise NdcgInputError(f"--json {path} exists and was not written by capclean ndcg; name a new file")
+    return target
+
+
+def check_report_target(path: str) -> Path:
+    """--report: a new file, or a page this command wrote (it carries REPORT_MARK); never another file of the user's."""
+    from pipelines.ndcg_report import REPORT_MARK
+
+    target = Path(path)
+    if target.is_dir():
+        raise NdcgInputError(f"--report {path} is a folder; name the page's file ({target / 'ndcg.html'})")
+    if target.exists():
+        try:
+            with target.open("rb") as handle:
+                top = handle.read(MARK_SEARCH_BYTES).decode("utf-8", errors="replace")
+        except OSError as error:
+            raise NdcgInputError(f"--report {path}: cannot read it ({error.strerror or error})") from None
+        if REPORT_MARK not in top:
+            raise NdcgInputError(f"--report {path} exists and was not written by capclean ndcg; name a new file")
     return target
 
 

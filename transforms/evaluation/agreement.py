@@ -6,6 +6,8 @@ query's two relevance vectors cover the whole gallery (items of relevance 0 incl
 them last is part of what a proxy says), ties get the mean of their ranks, and the
 correlation is Pearson's of those ranks, which is Spearman's rho with ties.
 """
+from itertools import combinations
+
 import numpy as np
 import scipy.sparse as sp
 from scipy.stats import rankdata
@@ -50,3 +52,17 @@ def agreement_summary(values: np.ndarray, at_least: float = 0.5) -> dict:
     return {"queries": int(defined.size), "undefined": int(values.size - defined.size),
             "mean": float(defined.mean()), "median": float(np.median(defined)), "min": float(defined.min()),
             f"share_at_least_{at_least}": float(np.mean(defined >= at_least))}
+
+
+def proxy_agreement(matrices: dict, at_least: float = 0.5) -> dict:
+    """{"first-second": summary} for each pair of proxies, in the order of `matrices` ({proxy: queries x
+    items}). A pair whose rho is undefined for every query (a proxy that finds nothing relevant) is
+    {"queries": 0, "undefined": n} rather than an error, so one empty proxy does not hide the others."""
+    pairs = {}
+    for first, second in combinations(matrices, 2):
+        values = spearman_per_query(matrices[first], matrices[second])
+        try:
+            pairs[f"{first}-{second}"] = agreement_summary(values, at_least)
+        except ValueError:
+            pairs[f"{first}-{second}"] = {"queries": 0, "undefined": int(values.size)}
+    return pairs

@@ -4,7 +4,8 @@ import pytest
 import scipy.sparse as sp
 from scipy.stats import spearmanr
 
-from transforms.evaluation.agreement import agreement_summary, ranks_with_zeros, spearman, spearman_per_query
+from transforms.evaluation.agreement import (agreement_summary, proxy_agreement, ranks_with_zeros, spearman,
+                                             spearman_per_query)
 
 
 def test_zeros_share_the_lowest_ranks_and_values_rank_above_them():
@@ -39,3 +40,17 @@ def test_summary_leaves_out_undefined_queries():
     assert summary["mean"] == pytest.approx(0.63333, abs=1e-4)
     assert summary["min"] == pytest.approx(0.4)
     assert summary["share_at_least_0.5"] == pytest.approx(2 / 3)
+
+
+def test_proxy_agreement_takes_every_pair_in_order_and_keeps_an_undefined_pair():
+    # The per-video rows of test_ndcg_report.py: bow-pos rho 1 and 0.866 (worked out there); "none" finds
+    # nothing relevant, so its pairs have no defined rho.
+    bow = sp.csr_matrix(np.array([[1.0, 1.0, 0.5], [0.25, 0.0, 1.0]]))
+    pos = sp.csr_matrix(np.array([[1.0, 1.0, 0.0], [0.0, 0.0, 1.0]]))
+    none = sp.csr_matrix((2, 3))
+    pairs = proxy_agreement({"bow": bow, "pos": pos, "none": none})
+    assert list(pairs) == ["bow-pos", "bow-none", "pos-none"]
+    assert pairs["bow-pos"]["min"] == pytest.approx(0.86603, abs=1e-5)
+    assert pairs["bow-pos"]["mean"] == pytest.approx(0.93301, abs=1e-5)
+    assert pairs["bow-pos"]["share_at_least_0.5"] == 1.0
+    assert pairs["bow-none"] == {"queries": 0, "undefined": 2}

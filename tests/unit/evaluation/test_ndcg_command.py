@@ -1,12 +1,11 @@
 """`capclean ndcg` end to end on a two-video relevance, and its errors: one line, exit code 2.
 
-The relevance (videos x captions; captions 0 and 1 are video1's, caption 2 is video2's):
-    video1: 1.0  1.0  0.5
-    video2: 0.25 0    1.0
-and the model's scores:
-    video1: 0.9  0.1  0.3
-    video2: 0.2  0.8  0.7
-The figures below are worked out by hand in the comments (cut-off: each query's relevant items).
+The relevance and the model's scores (fixtures `relevance`, `score_rows`, `model_scores` of conftest.py):
+    relevance                   scores
+    video1: 1.0  1.0  0.5       video1: 0.9  0.1  0.3
+    video2: 0.25 0    1.0       video2: 0.2  0.8  0.7
+(captions 0 and 1 are video1's, caption 2 is video2's). The figures below are worked out by hand in the
+comments (cut-off: each query's relevant items).
 """
 import json
 
@@ -16,38 +15,6 @@ import pyarrow.parquet as pq
 import pytest
 
 from pipelines.cli import main
-
-PAIRS = [("video1", 0, 1.0), ("video1", 1, 1.0), ("video1", 2, 0.5), ("video2", 0, 0.25), ("video2", 2, 1.0)]
-SCORES = {("video1", 0): 0.9, ("video1", 1): 0.1, ("video1", 2): 0.3,
-          ("video2", 0): 0.2, ("video2", 1): 0.8, ("video2", 2): 0.7}
-VIDEOS = [{"video_id": "video1", "split": "test", "category": 1},
-          {"video_id": "video2", "split": "test", "category": 1}]
-CAPTIONS = [{"sen_id": 0, "video_id": "video1", "caption": "a man sings"},
-            {"sen_id": 1, "video_id": "video1", "caption": "a man is singing"},
-            {"sen_id": 2, "video_id": "video2", "caption": "a man sings on stage"}]
-
-
-def write_relevance(folder, proxy, pairs):
-    target = folder / "relevance" / f"proxy={proxy}"
-    target.mkdir(parents=True)
-    video_ids, sen_ids, scores = zip(*pairs)
-    pq.write_table(pa.table({"video_id": pa.array(video_ids), "sen_id": pa.array(sen_ids, pa.int64()),
-                             "score": pa.array(scores, pa.float32())}), target / "part-00000.parquet")
-
-
-@pytest.fixture
-def relevance(tmp_path, write_annotations):
-    annotations = write_annotations(tmp_path / "raw", VIDEOS, CAPTIONS)
-    folder = tmp_path / "rel"
-    write_relevance(folder, "bow", PAIRS)
-    # A second proxy with only the own captions: the classic labels.
-    write_relevance(folder, "pos", [pair for pair in PAIRS if pair[2] == 1.0 and pair[:2] != ("video2", 0)])
-    (folder / "manifest.json").write_text(json.dumps({"command": "relevance", "input": {"path": str(annotations)}}))
-    return folder
-
-
-def score_rows():
-    return [{"sen_id": sen_id, "video_id": video, "score": score} for (video, sen_id), score in SCORES.items()]
 
 
 def run(capsys, *args):
@@ -82,13 +49,13 @@ def test_the_random_ranking_by_hand(relevance, capsys, tmp_path):
 
 
 @pytest.mark.parametrize("kind", ["csv", "parquet", "npz"])
-def test_a_models_scores_in_each_format(relevance, capsys, tmp_path, kind):
+def test_a_models_scores_in_each_format(relevance, score_rows, model_scores, capsys, tmp_path, kind):
     # v2t: video1 ranks captions 0 (1), 2 (0.5), 1 (1): DCG = 1 + 0.31546 + 0.5 = 1.81546 / 1.88093 = 0.96519;
     # video2 ranks 1 (0), 2 (1) within k = 2: 0.63093 / 1.15773 = 0.54497; v2t 75.5. t2v: captions 0 and 2
     # rank ideally (1), caption 1 ranks video2 first with k = 1 (0): 66.7. Mean 71.1.
     # mAP: t2v 1, 1/2, 1 -> 83.3; v2t video1 (1 + 2/3) / 2, video2 1/2 -> 66.7; mean 75.0.
     path = tmp_path / f"scores.{kind}"
-    rows = score_rows()
+    rows = score_rows
     if kind == "csv":
         path.write_text("sen_id,video_id,score\n" + "".join(f"{r['sen_id']},{r['video_id']},{r['score']}\n"
                                                            for r in rows))
@@ -97,7 +64,7 @@ def test_a_models_scores_in_each_format(relevance, capsys, tmp_path, kind):
     else:
         # Rows (captions) and columns (videos) in another order than the relevance's.
         sen_ids, video_ids = [2, 0, 1], ["video2", "video1"]
-        matrix = np.array([[SCORES[(video, sen_id)] for video in video_ids] for sen_id in sen_ids])
+        matrix = np.array([[model_scores[(video, sen_id)] for video in video_ids] for sen_id in sen_ids])
         np.savez(path, scores=matrix, sen_ids=np.array(sen_ids), video_ids=np.array(video_ids))
     code, out, _ = run(capsys, "--relevance", str(relevance), "--scores", str(path))
     assert code == 0
@@ -105,10 +72,10 @@ def test_a_models_scores_in_each_format(relevance, capsys, tmp_path, kind):
     assert "mAP (own captions): t2v 83.3  v2t 66.7  mean 75.0" in out
 
 
-def test_the_whole_gallery_cutoff_changes_the_figure(relevance, capsys):
+def test_the_whole_gallery_cutoff_changes_the_figure(relevance, score_rows, capsys):
     # Without a cut-off caption 1 gets its video at rank 2: 0.63093 instead of 0; t2v (1 + 0.63093 + 1) / 3 = 87.7.
     path = relevance / "scores.parquet"
-    pq.write_table(pa.Table.from_pylist(score_rows()), path)
+    pq.write_table(pa.Table.from_pylist(score_rows), path)
     code, out, _ = run(capsys, "--relevance", str(relevance), "--scores", str(path), "--cutoff", "all")
     assert code == 0
     assert "  bow   linear          87.7" in out
