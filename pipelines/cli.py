@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pipelines.config import ALL_STEPS, ConfigError, load_config, override
 from pipelines.logs import add_logging_arguments, chosen_level, configure_logging, one_line_on_interrupt
-from pipelines.evaluation_io import add_evaluation_io_arguments, read_source_run
+from pipelines.evaluation_io import add_evaluation_io_arguments, read_source_run, seal_output
 from pipelines.output_folder import check_target, put_in_place, staging_for, write_marker
 from transforms.errors import CapcleanError, find_error_line
 from transforms.read import find_annotation_files
@@ -532,7 +532,7 @@ def sweep_command(args, config, beam_args, capclean_flags=()) -> int:
 
 
 def hardneg_command(args, settings, beam_args, capclean_flags=()) -> int:
-    from pipelines.manifest import Clock, build_manifest, busy_seconds, write_manifest
+    from pipelines.manifest import Clock, busy_seconds
 
     clock = Clock()
     output = Path(args.output)
@@ -547,7 +547,7 @@ def hardneg_command(args, settings, beam_args, capclean_flags=()) -> int:
     selection = CaptionSelection(split=None if args.split == "all" else args.split,
                                  video_ids=read_video_ids(args.videos) if args.videos else None,
                                  one_per_video=args.captions == "one")
-    input_info, source_run = read_source_run(args.input)
+    input_and_run = read_source_run(args.input)
     videos = select_captions(read_captions(args.input), selection)
     if not videos:
         raise CapcleanError(f"no caption of {args.input} is in split {args.split}"
@@ -568,12 +568,10 @@ def hardneg_command(args, settings, beam_args, capclean_flags=()) -> int:
         from pipelines.hardneg_report import write_hardneg_report
         write_hardneg_report(str(staging))  # it names no folder, so it can be written before the swap
         clock.phase("report")
-        write_marker(staging, {"command": "hardneg"})
-        write_manifest(staging, build_manifest(
-            "hardneg", input_info=input_info, beam_args=beam_args,
-            settings={**figures["settings"], "split": args.split, "videos": args.videos, "captions": args.captions},
-            source_run=source_run, stats=figures, clock=clock, busy=busy_seconds(result)))
-        put_in_place(staging, output, [args.input])
+        seal_output(staging, output, "hardneg", args.input, input_and_run, figures, clock,
+                    settings={**figures["settings"], "split": args.split, "videos": args.videos,
+                              "captions": args.captions},
+                    beam_args=beam_args, busy=busy_seconds(result))
     print(f"capclean hardneg: done in {time.monotonic() - started:.1f} s; output in {output}")
     print(format_figures(figures))
     print(f"  report: {output / 'report.html'}")
@@ -581,7 +579,7 @@ def hardneg_command(args, settings, beam_args, capclean_flags=()) -> int:
 
 
 def overlap_command(args) -> int:
-    from pipelines.manifest import Clock, build_manifest, write_manifest
+    from pipelines.manifest import Clock
     from pipelines.overlap import QUERY_KINDS, TRAIN_KINDS, format_figures, parse_spec, run_overlap
 
     clock = Clock()
@@ -598,7 +596,7 @@ def overlap_command(args) -> int:
         raise CapcleanError(f"--input {args.input}: no such file or folder")
     output = Path(args.output)
     check_target(output, [args.input], args.overwrite)
-    input_info, source_run = read_source_run(args.input)
+    input_and_run = read_source_run(args.input)
     output = output.resolve()
     started = time.monotonic()
     clock.phase("prepare")
@@ -609,10 +607,7 @@ def overlap_command(args) -> int:
         from pipelines.overlap_report import write_overlap_report
         write_overlap_report(staging)  # it names no folder, so it can be written before the swap
         clock.phase("report")
-        write_marker(staging, {"command": "overlap"})
-        write_manifest(staging, build_manifest("overlap", input_info=input_info, settings=figures["settings"],
-                                               source_run=source_run, stats=figures, clock=clock))
-        put_in_place(staging, output, [args.input])
+        seal_output(staging, output, "overlap", args.input, input_and_run, figures, clock)
     print(f"capclean overlap: done in {time.monotonic() - started:.1f} s; output in {output}")
     print(format_figures(figures))
     print(f"  report: {output / 'report.html'}")

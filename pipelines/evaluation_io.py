@@ -30,3 +30,19 @@ def read_source_run(input_path):
                         input_path, source_run.get("limit"))
         return {"path": str(Path(input_path).resolve()), "kind": "capclean output"}, source_run
     return {**input_record(input_path, find_annotation_files(input_path)), "kind": "annotations"}, None
+
+
+def seal_output(staging: Path, output: Path, command: str, input_path, input_and_run: tuple, figures: dict, clock,
+                settings=None, **manifest_fields) -> None:
+    """The last steps of every evaluation command, in its staging folder: capclean's marker (so that
+    --overwrite may replace it later), the manifest (`settings`: the figures' own when not given),
+    and the swap into `output`. `input_and_run` is what read_source_run returned."""
+    from pipelines.manifest import build_manifest, write_manifest
+    from pipelines.output_folder import put_in_place, write_marker
+
+    input_info, source_run = input_and_run
+    write_marker(staging, {"command": command})
+    write_manifest(staging, build_manifest(command, input_info=input_info, source_run=source_run, stats=figures,
+                                           clock=clock, settings=figures["settings"] if settings is None else settings,
+                                           **manifest_fields))
+    put_in_place(staging, output, [input_path])

@@ -248,27 +248,23 @@ def format_figures(figures: dict) -> str:
 
 def relevance_command(args) -> int:
     """The command: checks, then the run in a staging folder swapped in at the end (as `capclean overlap`)."""
-    from pipelines.evaluation_io import read_source_run
-    from pipelines.output_folder import staging_for
-    from pipelines.manifest import Clock, build_manifest, write_manifest
-    from pipelines.output_folder import check_target, put_in_place, write_marker
+    from pipelines.evaluation_io import read_source_run, seal_output
+    from pipelines.manifest import Clock
+    from pipelines.output_folder import check_target, staging_for
 
     clock = Clock()
     reading = reading_from_arguments(args)
     run = run_from_arguments(args)
     output = Path(args.output)
     check_target(output, [args.input], args.overwrite)
-    input_info, source_run = read_source_run(args.input)
+    input_and_run = read_source_run(args.input)
     output = output.resolve()
     started = time.monotonic()
     clock.phase("prepare")
     with staging_for(output) as staging:
         figures = run_relevance(run, reading, staging)
         clock.phase("relevance")
-        write_marker(staging, {"command": "relevance"})
-        write_manifest(staging, build_manifest("relevance", input_info=input_info, settings=figures["settings"],
-                                               source_run=source_run, stats=figures, clock=clock))
-        put_in_place(staging, output, [args.input])
+        seal_output(staging, output, "relevance", args.input, input_and_run, figures, clock)
     print(f"capclean relevance: done in {time.monotonic() - started:.1f} s; output in {output}")
     print(format_figures(figures))
     return 0
