@@ -271,3 +271,14 @@ def start_tags():
 def network_loads():
     """page -> what a browser would fetch from the network to show it (empty for a page that reads offline)."""
     return _network_loads
+
+
+@pytest.fixture(scope="session")
+def wordnet():
+    """WordNet 3.0 as `make install` puts it for NLTK; the test is skipped without it."""
+    from transforms.evaluation.lexicon import default_wordnet_dir, open_wordnet
+
+    folder = default_wordnet_dir()
+    if not (folder / "lexnames").is_file():
+        pytest.skip(f"no WordNet in {folder}: make install builds it")
+    return open_wordnet(folder)

@@ -29,13 +29,6 @@ needs_debian_wordnet = pytest.mark.skipif(
     reason=f"Debian's wordnet-base is not installed ({DEBIAN_WORDNET}): make install installs it")
 
 
-@pytest.fixture(scope="module")
-def wordnet():
-    folder = default_wordnet_dir()
-    if not (folder / "lexnames").is_file():
-        pytest.skip(f"no WordNet in {folder}: make install builds it")
-    return open_wordnet(folder)
-
 
 @pytest.fixture(scope="module")
 def lexicon(wordnet):

@@ -8,7 +8,6 @@ import pytest
 from pipelines import met_relevance as met_pipeline
 from pipelines.met_relevance import MetPairs, write_met_relevance
 from transforms.errors import CapcleanError, ConfigError
-from transforms.evaluation.lexicon import default_wordnet_dir, open_wordnet
 from transforms.evaluation.met_relevance import (MetSettings, Query, pair_rows, query_relevance, video_relevance,
                                                  video_side)
 from transforms.evaluation.meteor import MeteorLexicon, single_meteor
@@ -18,11 +17,8 @@ SELF = 1 - 0.5 / 27
 
 
 @pytest.fixture(scope="module")
-def lexicon():
-    folder = default_wordnet_dir()
-    if not (folder / "lexnames").is_file():
-        pytest.skip(f"no WordNet in {folder}: make install builds it")
-    return MeteorLexicon(open_wordnet(folder))
+def lexicon(wordnet):
+    return MeteorLexicon(wordnet)
 
 
 def test_nothing_shared_scores_zero(lexicon):

@@ -5,7 +5,6 @@ import random
 import pytest
 from nltk.translate.meteor_score import meteor_score, single_meteor_score
 
-from transforms.evaluation.lexicon import default_wordnet_dir, open_wordnet
 from transforms.evaluation.meteor import (MeteorLexicon, MeteorParameters, align, count_chunks, meteor,
                                           meteor_from_counts, single_meteor)
 
@@ -17,13 +16,6 @@ WORD_POOL = ("a a a the is are man men guy person Man A talking talks speaks spe
              "game games woman women cooking cook food kitchen big large small little song sings singing "
              "vocal video clip shows showing people group children kids kid").split()
 
-
-@pytest.fixture(scope="module")
-def wordnet():
-    folder = default_wordnet_dir()
-    if not (folder / "lexnames").is_file():
-        pytest.skip(f"no WordNet in {folder}: make install builds it")
-    return open_wordnet(folder)
 
 
 @pytest.fixture(scope="module")

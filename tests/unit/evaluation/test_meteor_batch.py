@@ -6,7 +6,6 @@ import random
 import numpy as np
 import pytest
 
-from transforms.evaluation.lexicon import default_wordnet_dir, open_wordnet
 from transforms.evaluation.meteor import MeteorLexicon, single_meteor
 from transforms.evaluation.meteor_batch import (_stem_stage_matches, _synonym_candidates, _Tables, _tangled_captions,
                                                 build_batch, ranks_from_end, scores_against)
@@ -16,11 +15,8 @@ WORD_POOL = ("a a the is are man men guy talking talks speaks speak sing sings c
 
 
 @pytest.fixture(scope="module")
-def lexicon():
-    folder = default_wordnet_dir()
-    if not (folder / "lexnames").is_file():
-        pytest.skip(f"no WordNet in {folder}: make install builds it")
-    return MeteorLexicon(open_wordnet(folder))
+def lexicon(wordnet):
+    return MeteorLexicon(wordnet)
 
 
 def random_caption(rng: random.Random) -> str:

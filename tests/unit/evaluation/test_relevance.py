@@ -159,15 +159,6 @@ def test_readings_that_cannot_be_built_are_config_errors():
         caption_sets(CAPTIONS, "met", RelevanceReading())
 
 
-@pytest.fixture(scope="module")
-def wordnet():
-    from transforms.evaluation.lexicon import default_wordnet_dir, open_wordnet
-
-    folder = default_wordnet_dir()
-    if not (folder / "lexnames").is_file():
-        pytest.skip(f"no WordNet in {folder}: make install builds it")
-    return open_wordnet(folder)
-
 
 def test_lesk_lemmatises_then_picks_a_synset_of_the_part_of_speech_and_unknown_words_stand_for_themselves(wordnet):
     from nltk.wsd import lesk

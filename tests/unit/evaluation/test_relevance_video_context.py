@@ -54,12 +54,7 @@ def test_the_paper_text_reading_keeps_no_video_sets_and_the_default_does():
     assert caption_sets(CAPTIONS, "syn", RelevanceReading(), NoSenses()).video_sets is not None
 
 
-def test_the_sense_comes_from_all_of_the_videos_captions(tmp_path):
-    from transforms.evaluation.lexicon import default_wordnet_dir, open_wordnet
-
-    if not (default_wordnet_dir() / "lexnames").is_file():
-        pytest.skip("no WordNet: make install builds it")
-    wordnet = open_wordnet(default_wordnet_dir())
+def test_the_sense_comes_from_all_of_the_videos_captions(wordnet):
     captions = [caption(0, "video1", "bank", "flows"), caption(1, "video1", "bank", "lends")]
     _, nouns = DEFAULT_PARTS
     finder = SynsetFinder(wordnet)
