@@ -617,9 +617,13 @@ def overlap_command(args) -> int:
 def report_command(args) -> int:
     from pipelines.report import write_report
 
+    from pipelines.page_files import check_page_target
+
     for folder in (args.run, args.other):
         if folder and not (Path(folder) / "stats.json").is_file():
             raise CapcleanError(f"{folder} is not a capclean output folder (no stats.json)")
+    if args.to:
+        check_page_target(args.to, "--to", CapcleanError, "report.html")
     path = write_report(args.run, args.other, args.to)
     print(f"capclean: report written to {path}")
     return 0

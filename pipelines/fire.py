@@ -42,8 +42,9 @@ def fire_command(predictions: str, labels: str, predictions_b: str | None = None
                  out: str | None = None, model: str | None = None, model_b: str | None = None,
                  depth: int = FIRE_DEPTH, normaliser: str = "retrieved", rbo_p: float = RBO_P,
                  resamples: int = 1000, seed: int = 0, report: str | None = None) -> int:
-    if report and Path(report).is_dir():
-        raise FireInputError(f"--report {report} is a folder: name the page's file ({Path(report) / 'fire.html'})")
+    if report:
+        from pipelines.page_files import check_page_target
+        check_page_target(report, "--report", FireInputError, "fire.html")  # before the long part
     if depth < 1:
         raise FireInputError(f"--depth must be at least 1, not {depth}")
     if not 0 < rbo_p < 1:

@@ -32,7 +32,6 @@ BASELINES = ("random", "oracle")
 SCORE_COLUMNS = ("sen_id", "video_id", "score")
 BATCH_ROWS = 1 << 20  # rows of a score or relevance file read at once
 WRITTEN_BY = "capclean ndcg"  # the mark of a JSON file this command wrote (and may replace)
-MARK_SEARCH_BYTES = 1 << 16  # the mark of a page (ndcg_report.REPORT_MARK) is at the top of its body, after the CSS
 
 
 class NdcgInputError(CapcleanError):
@@ -356,21 +355,10 @@ def check_json_target(path: str) -> Path:
 
 
 def check_report_target(path: str) -> Path:
-    """--report: a new file, or a page this command wrote (it carries REPORT_MARK); never another file of the user's."""
-    from pipelines.ndcg_report import REPORT_MARK
+    """--report: a new file, or a page capclean wrote; never another file of the user's."""
+    from pipelines.page_files import check_page_target
 
-    target = Path(path)
-    if target.is_dir():
-        raise NdcgInputError(f"--report {path} is a folder; name the page's file ({target / 'ndcg.html'})")
-    if target.exists():
-        try:
-            with target.open("rb") as handle:
-                top = handle.read(MARK_SEARCH_BYTES).decode("utf-8", errors="replace")
-        except OSError as error:
-            raise NdcgInputError(f"--report {path}: cannot read it ({error.strerror or error})") from None
-        if REPORT_MARK not in top:
-            raise NdcgInputError(f"--report {path} exists and was not written by capclean ndcg; name a new file")
-    return target
+    return check_page_target(path, "--report", NdcgInputError, "ndcg.html")
 
 
 def write_json(path: Path, figures: dict) -> None:

@@ -8,8 +8,8 @@ prints them; rho is on its own -1 to 1 scale.
 
 Like the other evaluation pages (pipelines/report_parts.py) it is a list of sections, each one
 small function returning HTML; it loads nothing, escapes every text taken from the inputs, and
-the same figures give the same bytes (no date). It starts with REPORT_MARK, by which a later run
-knows it may replace the page.
+the same figures give the same bytes (no date). It carries page_files.PAGE_MARK, by which a
+later run knows it may replace the page.
 """
 import json
 from pathlib import Path
@@ -22,7 +22,6 @@ from transforms.errors import CapcleanError
 TITLE = "capclean nDCG report"
 DIRECTIONS = ("t2v", "v2t", "mean")
 RANDOM_COLOR = "#a0a0a0"
-REPORT_MARK = "<!-- written by capclean ndcg -->"  # a page --report may replace (pipelines/ndcg.py checks it)
 AT_LEAST = 0.5  # the paper's Fig. 8 finds every pair of proxies at 0.5 or above
 
 
@@ -33,7 +32,7 @@ class NdcgReportError(CapcleanError):
 def write_ndcg_report(figures, path) -> Path:
     """Write the page of `figures` (a dict, or the path of the JSON file) to `path`; return it."""
     figures = read_figures(figures, "nDCG", NdcgReportError)
-    page = page_html(TITLE, [REPORT_MARK] + ndcg_sections(figures))
+    page = page_html(TITLE, ndcg_sections(figures))
     try:
         return write_page(page, Path(path))
     except OSError as error:

@@ -35,8 +35,12 @@ def posrank_command(hardneg_dir: str, scores_path: str, to_json: str | None = No
                     report_to: str | None = None) -> int:
     """Print the PoSRank table of the scores on the negatives; with `to_json`, also write the figures there;
     with `report_to`, write there the hard-negative report with a PoSRank section (pipelines/hardneg_report.py)."""
-    # Checked before scoring, so a folder without stats.json is refused before the long part.
+    # Checked before scoring, so a folder without stats.json, or a user's file at report_to, is refused
+    # before the long part.
     output_dir = hardneg_output_folder(hardneg_dir) if report_to else None
+    if report_to:
+        from pipelines.page_files import check_page_target
+        check_page_target(report_to, "--report", NegativesFolderError, "report.html")
     result = posrank_by_part(read_negatives(hardneg_dir), read_scores(scores_path))
     print(format_posrank(result))
     if to_json:

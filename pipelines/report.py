@@ -33,8 +33,10 @@ import pyarrow.parquet as pq  # noqa: E402
 
 from pipelines.clean import STEP_NAMES  # noqa: E402
 from pipelines.manifest import read_manifest  # noqa: E402
+from pipelines.page_files import PAGE_MARK, write_page  # noqa: E402
 from transforms.dedup import caption_similarity  # noqa: E402
 from schemas.tables import TABLES  # noqa: E402
+
 
 # The four figures of the paper's Table 3, as stats.json names them.
 STEP_FIGURES = (
@@ -73,13 +75,7 @@ def write_report(output_dir: str, compare_dir: str | None = None, report_path: s
     label_runs(runs)
     path = pathlib.Path(report_path) if report_path else runs[0].folder / "report.html"
     path = path.resolve()
-    page = render_page(runs, path.parent)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # Write beside the target and rename, so a reader never sees half a page.
-    partial = path.with_name(f".{path.name}.partial")
-    partial.write_text(page, encoding="utf-8")
-    os.replace(partial, path)
-    return path
+    return write_page(render_page(runs, path.parent), path)
 
 
 # --- Reading a run ------------------------------------------------------------------------------
@@ -1046,6 +1042,7 @@ PAGE_TEMPLATE = """<!DOCTYPE html>
 <style>{css}</style>
 </head>
 <body>
+""" + PAGE_MARK + """
 {body}
 </body>
 </html>

@@ -8,9 +8,9 @@ reader can copy the numbers. A page is a list of sections, each an HTML string m
 small function, so a new figure adds one function and one line to the list.
 """
 import json
-import os
 from pathlib import Path
 
+from pipelines.page_files import write_page  # noqa: F401 (the evaluation pages write through it)
 from pipelines.report import CSS, PAGE_TEMPLATE, esc
 
 # SVG user units (about pixels): a label column, then the bars, then room for the figure.
@@ -38,16 +38,6 @@ svg.bars text.tick { fill: #666; font-size: 11px; }
 
 def page_html(title: str, sections: list, extra_css: str = "") -> str:
     return PAGE_TEMPLATE.format(title=esc(title), css=CSS + BARS_CSS + extra_css, body="\n".join(sections))
-
-
-def write_page(page: str, path: Path) -> Path:
-    """Write `page` to `path`, making its folder; return the path."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # Write beside the target and rename, so a reader never sees half a page.
-    partial = path.with_name(f".{path.name}.partial")
-    partial.write_text(page, encoding="utf-8")
-    os.replace(partial, path)
-    return path
 
 
 def read_figures(figures, what: str, error: type) -> dict | None:

@@ -8,6 +8,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from pipelines.cli import main
+from pipelines.fire import FireInputError
 from pipelines.fire_report import FireReportError, write_fire_report
 from pipelines.report import section
 
@@ -133,8 +134,25 @@ def test_the_command_writes_the_report_from_the_fire_label_fixture(tmp_path, cap
     assert "<tr><th>1-5</th><td class='num'>1</td>" in a  # "a man is talking"
 
 
-def test_a_folder_as_report_is_one_line_with_exit_code_2(tmp_path, capsys):
+def test_a_folder_or_a_users_file_as_report_is_one_line_with_exit_code_2_and_a_page_is_replaced(tmp_path, capsys):
     predictions = write_predictions(tmp_path / "a.parquet", {1: ["v1"]})
     assert main(["fire", "--predictions", str(predictions), "--labels", str(FIXTURE), "--report", str(tmp_path)]) == 2
     error = capsys.readouterr().err
     assert "is a folder" in error and error.count("\n") == 1 and "Traceback" not in error
+    mine = tmp_path / "notes.html"
+    mine.write_text("<p>my notes</p>")
+    assert main(["fire", "--predictions", str(predictions), "--labels", str(FIXTURE), "--report", str(mine)]) == 2
+    error = capsys.readouterr().err
+    assert "was not written by capclean" in error and error.count("\n") == 1 and mine.read_text() == "<p>my notes</p>"
+
+
+def test_a_page_capclean_wrote_may_be_replaced_and_nothing_else(tmp_path):
+    from pipelines.page_files import check_page_target
+    from pipelines.report_parts import page_html, write_page
+
+    page = write_page(page_html("a page", ["<p>figures</p>"]), tmp_path / "page.html")
+    assert check_page_target(str(page), "--report", FireInputError, "fire.html") == page
+    assert check_page_target(str(tmp_path / "new.html"), "--report", FireInputError, "fire.html") == tmp_path / "new.html"
+    (tmp_path / "mine.html").write_text("<html><body>" + "x" * 70000 + "<!-- written by capclean --></body></html>")
+    with pytest.raises(FireInputError, match="was not written by capclean"):  # the mark must be near the top
+        check_page_target(str(tmp_path / "mine.html"), "--report", FireInputError, "fire.html")

@@ -188,3 +188,11 @@ def test_posrank_command_refuses_a_report_without_stats_before_scoring(output, t
     negatives_alone = shutil.copytree(output / "hardneg", tmp_path / "alone" / "hardneg")
     with pytest.raises(NegativesFolderError, match="no stats.json beside hardneg/"):
         posrank_command(str(negatives_alone), str(tmp_path / "not-written-yet.csv"), report_to=str(tmp_path / "r.html"))
+
+
+def test_posrank_command_refuses_a_users_file_as_report_before_scoring(output, tmp_path):
+    mine = tmp_path / "notes.html"
+    mine.write_text("<p>my notes</p>")
+    with pytest.raises(NegativesFolderError, match="was not written by capclean"):
+        posrank_command(str(output / "hardneg"), str(tmp_path / "not-written-yet.csv"), report_to=str(mine))
+    assert mine.read_text() == "<p>my notes</p>"

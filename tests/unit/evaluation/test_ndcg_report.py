@@ -115,5 +115,5 @@ def test_a_folder_or_a_users_file_as_report_is_one_line_with_exit_code_2(output,
     mine.write_text("<p>my notes</p>")
     assert main(["ndcg", "--relevance", str(output), "--scores", "random", "--report", str(mine)]) == 2
     out, err = capsys.readouterr()
-    assert out == "" and "was not written by capclean ndcg" in err and err.count("\n") == 1
+    assert out == "" and "was not written by capclean" in err and err.count("\n") == 1
     assert mine.read_text() == "<p>my notes</p>"

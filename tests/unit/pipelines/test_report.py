@@ -151,6 +151,18 @@ def test_the_report_is_written_into_the_run_folder_by_default(paper_run):
     assert path == paper_run / "report.html" and path.is_file()
 
 
+def test_report_to_replaces_a_page_capclean_wrote_but_never_a_users_file(paper_run, tmp_path, capsys):
+    page = tmp_path / "page.html"
+    assert main(["report", str(paper_run), "--to", str(page)]) == 0
+    assert main(["report", str(paper_run), "--to", str(page)]) == 0  # its own page: replaced
+    mine = tmp_path / "notes.html"
+    mine.write_text("<p>my notes</p>")
+    capsys.readouterr()
+    assert main(["report", str(paper_run), "--to", str(mine)]) == 2
+    error = capsys.readouterr().err
+    assert "was not written by capclean" in error and error.count("\n") == 1 and mine.read_text() == "<p>my notes</p>"
+
+
 def test_the_page_embeds_its_plots_as_png(paper_page, start_tags):
     images = [attrs["src"] for tag, attrs in start_tags(paper_page) if tag == "img"]
     embedded = [src for src in images if src.startswith("data:image/png;base64,")]
