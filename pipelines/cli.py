@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pipelines.config import ALL_STEPS, ConfigError, load_config, override
 from pipelines.logs import add_logging_arguments, chosen_level, configure_logging, one_line_on_interrupt
-from pipelines.evaluation_io import add_evaluation_io_arguments, read_source_run, seal_output
+from pipelines.evaluation_io import add_evaluation_io_arguments, claim_output, seal_output
 from pipelines.output_folder import check_target, put_in_place, staging_for, write_marker
 from transforms.errors import CapcleanError, find_error_line
 from transforms.read import find_annotation_files
@@ -535,8 +535,7 @@ def hardneg_command(args, settings, beam_args, capclean_flags=()) -> int:
     from pipelines.manifest import Clock, busy_seconds
 
     clock = Clock()
-    output = Path(args.output)
-    check_target(output, [args.input], args.overwrite)
+    output, input_and_run = claim_output(args.input, args.output, args.overwrite)
     from pipelines.caption_input import CaptionSelection, read_captions, read_video_ids, select_captions
     from pipelines.hardneg import build_hardneg, format_figures, hardneg_figures, write_empty_tables, write_figures
     from pipelines.run import build_and_run, check_beam_flags
@@ -547,12 +546,10 @@ def hardneg_command(args, settings, beam_args, capclean_flags=()) -> int:
     selection = CaptionSelection(split=None if args.split == "all" else args.split,
                                  video_ids=read_video_ids(args.videos) if args.videos else None,
                                  one_per_video=args.captions == "one")
-    input_and_run = read_source_run(args.input)
     videos = select_captions(read_captions(args.input), selection)
     if not videos:
         raise CapcleanError(f"no caption of {args.input} is in split {args.split}"
                             + (f" and in --videos {args.videos}" if args.videos else ""))
-    output = output.resolve()
     started = time.monotonic()
     log.info("hard negatives of %d captions of %d videos into %s", sum(map(len, videos.values())), len(videos),
              output)
@@ -594,10 +591,7 @@ def overlap_command(args) -> int:
             raise CapcleanError(f"{flag} list:{spec.value}: no such file")
     if not Path(args.input).exists():
         raise CapcleanError(f"--input {args.input}: no such file or folder")
-    output = Path(args.output)
-    check_target(output, [args.input], args.overwrite)
-    input_and_run = read_source_run(args.input)
-    output = output.resolve()
+    output, input_and_run = claim_output(args.input, args.output, args.overwrite)
     started = time.monotonic()
     clock.phase("prepare")
     with staging_for(output) as staging:

@@ -32,6 +32,16 @@ def read_source_run(input_path):
     return {**input_record(input_path, find_annotation_files(input_path)), "kind": "annotations"}, None
 
 
+def claim_output(input_path, output: str, overwrite: bool) -> tuple:
+    """Before any work: --output must be new or empty, or (with --overwrite) an earlier capclean output;
+    and the input is recorded. Returns (the output's absolute path, what read_source_run returns)."""
+    from pipelines.output_folder import check_target
+
+    target = Path(output)
+    check_target(target, [input_path], overwrite)
+    return target.resolve(), read_source_run(input_path)
+
+
 def seal_output(staging: Path, output: Path, command: str, input_path, input_and_run: tuple, figures: dict, clock,
                 settings=None, **manifest_fields) -> None:
     """The last steps of every evaluation command, in its staging folder: capclean's marker (so that

@@ -248,17 +248,14 @@ def format_figures(figures: dict) -> str:
 
 def relevance_command(args) -> int:
     """The command: checks, then the run in a staging folder swapped in at the end (as `capclean overlap`)."""
-    from pipelines.evaluation_io import read_source_run, seal_output
+    from pipelines.evaluation_io import claim_output, seal_output
     from pipelines.manifest import Clock
-    from pipelines.output_folder import check_target, staging_for
+    from pipelines.output_folder import staging_for
 
     clock = Clock()
     reading = reading_from_arguments(args)
     run = run_from_arguments(args)
-    output = Path(args.output)
-    check_target(output, [args.input], args.overwrite)
-    input_and_run = read_source_run(args.input)
-    output = output.resolve()
+    output, input_and_run = claim_output(args.input, args.output, args.overwrite)
     started = time.monotonic()
     clock.phase("prepare")
     with staging_for(output) as staging:
