@@ -537,7 +537,8 @@ def hardneg_command(args, settings, beam_args, capclean_flags=()) -> int:
     clock = Clock()
     output, input_and_run = claim_output(args.input, args.output, args.overwrite)
     from pipelines.caption_input import CaptionSelection, read_captions, read_video_ids, select_captions
-    from pipelines.hardneg import build_hardneg, format_figures, hardneg_figures, write_empty_tables, write_figures
+    from pipelines.evaluation_io import write_stats
+    from pipelines.hardneg import build_hardneg, format_figures, hardneg_figures, write_empty_tables
     from pipelines.run import build_and_run, check_beam_flags
     from transforms.evaluation.lexicon import default_wordnet_dir, open_wordnet
 
@@ -561,7 +562,7 @@ def hardneg_command(args, settings, beam_args, capclean_flags=()) -> int:
         clock.phase("pipeline")
         write_empty_tables(str(staging))
         figures = hardneg_figures(str(staging), settings)
-        write_figures(str(staging), figures)
+        write_stats(staging, figures)
         from pipelines.hardneg_report import write_hardneg_report
         write_hardneg_report(str(staging))  # it names no folder, so it can be written before the swap
         clock.phase("report")

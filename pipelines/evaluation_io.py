@@ -1,5 +1,6 @@
 """What the evaluation commands (hardneg, overlap, relevance, ...) share: their --input, --output and
 --overwrite arguments, and the record of their input that goes into their manifest."""
+import json
 import logging
 from pathlib import Path
 
@@ -30,6 +31,13 @@ def read_source_run(input_path):
                         input_path, source_run.get("limit"))
         return {"path": str(Path(input_path).resolve()), "kind": "capclean output"}, source_run
     return {**input_record(input_path, find_annotation_files(input_path)), "kind": "annotations"}, None
+
+
+def write_stats(output_dir, figures: dict) -> None:
+    """stats.json of an evaluation command: its figures, keys sorted, so two runs give the same bytes."""
+    with open(Path(output_dir) / "stats.json", "w", encoding="utf-8") as handle:
+        json.dump(figures, handle, indent=2, sort_keys=True)
+        handle.write("\n")
 
 
 def claim_output(input_path, output: str, overwrite: bool) -> tuple:

@@ -7,7 +7,6 @@ as one element, so a negative is checked against every caption of its video wher
 made. The method is transforms/evaluation/hardneg.py; docs/commands/hardneg.md says how
 to use it and what it gives on MSR-VTT.
 """
-import json
 from collections import Counter
 from dataclasses import asdict, astuple
 from pathlib import Path
@@ -136,12 +135,6 @@ def hardneg_figures(output_dir: str, settings: HardnegSettings) -> dict:
         "settings": {**asdict(settings), "parts": list(settings.parts), "levels": list(settings.levels),
                      "vocabulary_fallback": list(settings.vocabulary_fallback)},
     }
-
-
-def write_figures(output_dir: str, figures: dict) -> None:
-    with open(Path(output_dir) / "stats.json", "w", encoding="utf-8") as handle:
-        json.dump(figures, handle, indent=2, sort_keys=True)
-        handle.write("\n")
 
 
 def format_figures(figures: dict) -> str:

@@ -5,7 +5,6 @@ The input is read as `capclean hardneg` reads it (pipelines/caption_input.py). T
 transforms/evaluation/overlap.py; docs/commands/overlap.md says how to use it and what it
 gives on MSR-VTT. No Beam: a tf-idf product and a word-LCS matrix, in chunks, in one process.
 """
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,6 +12,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from pipelines.caption_input import CaptionSelection, read_captions, read_list_rows, select_captions
+from pipelines.evaluation_io import write_stats
 from schemas.evaluation_tables import FN_CANDIDATES, OVERLAP
 from transforms.errors import CapcleanError, ConfigError
 from transforms.evaluation.overlap import (ANALYZER, LENGTH_BINS, NGRAM_RANGE, TOP_K, Caption, candidate_figures,
@@ -169,9 +169,7 @@ def run_overlap(input_path: str, queries_spec: Spec, train_spec: Spec, output_di
                            "tfidf": {"analyzer": ANALYZER, "ngram_range": list(NGRAM_RANGE), "fitted_on": "queries"},
                            "fn_threshold": threshold, "fn_similarity": "step III word LCS, e=0",
                            "length_bins": [label for label, _, _ in LENGTH_BINS]}
-    with open(output_dir / "stats.json", "w", encoding="utf-8") as handle:
-        json.dump(figures, handle, indent=2, sort_keys=True)
-        handle.write("\n")
+    write_stats(output_dir, figures)
     return figures
 
 

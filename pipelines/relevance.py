@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from pipelines.evaluation_io import write_stats
 from transforms.errors import CapcleanError, ConfigError
 
 log = logging.getLogger("capclean")
@@ -229,9 +230,7 @@ def run_relevance(run: RelevanceRun, reading, output_dir: Path) -> dict:
                            "met": {"kernel": run.met_kernel, "queries": run.met_queries, "seed": run.met_seed,
                                    "pairs_file": run.met_pairs_file},
                            "reading": json.loads(json.dumps(asdict(reading)))}
-    with open(output_dir / "stats.json", "w", encoding="utf-8") as handle:
-        json.dump(figures, handle, indent=2, sort_keys=True)
-        handle.write("\n")
+    write_stats(output_dir, figures)
     return figures
 
 

@@ -201,20 +201,27 @@ def model_ndcgs(blocks: ScoreBlocks, by_query: sp.csr_matrix, direction: str, ga
     n_queries, n_items = by_query.shape
     ks = cutoffs(by_query, cutoff)
     dcgs = np.zeros(n_queries)
+    for query, scores in query_scores(blocks, direction, n_queries, n_items, chunk_cells):
+        items, relevances = _row(by_query, query)
+        if not items.size:
+            continue
+        gains = gain_values(relevances, gain)
+        if cutoff == "within-relevant":  # the relevant items ranked among themselves
+            dcgs[query] = tie_averaged_dcgs(scores[items], np.arange(items.size), gains, items.size)
+        else:
+            dcgs[query] = tie_averaged_dcgs(scores, items, gains, int(ks[query]))
+    return _ratios(dcgs, ideal_dcgs(by_query, gain, ks))
+
+
+def query_scores(blocks: ScoreBlocks, direction: str, n_queries: int, n_items: int, chunk_cells: int):
+    """(query, its scores of every item) for each query of a direction, read a block of queries at a
+    time so that memory stays near `chunk_cells` scores."""
     step = block_size(n_items, chunk_cells)
     for start in range(0, n_queries, step):
         stop = min(start + step, n_queries)
         scores = _checked_block(blocks(direction, start, stop), stop - start, n_items)
         for offset, query in enumerate(range(start, stop)):
-            items, relevances = _row(by_query, query)
-            if not items.size:
-                continue
-            gains = gain_values(relevances, gain)
-            if cutoff == "within-relevant":  # the relevant items ranked among themselves
-                dcgs[query] = tie_averaged_dcgs(scores[offset][items], np.arange(items.size), gains, items.size)
-            else:
-                dcgs[query] = tie_averaged_dcgs(scores[offset], items, gains, int(ks[query]))
-    return _ratios(dcgs, ideal_dcgs(by_query, gain, ks))
+            yield query, scores[offset]
 
 
 def _checked_block(scores: np.ndarray, n_queries: int, n_items: int) -> np.ndarray:
@@ -237,14 +244,10 @@ def average_precisions(blocks: ScoreBlocks, relevant: sp.csr_matrix, direction: 
     """
     n_queries, n_items = relevant.shape
     values = np.zeros(n_queries)
-    step = block_size(n_items, chunk_cells)
-    for start in range(0, n_queries, step):
-        stop = min(start + step, n_queries)
-        scores = _checked_block(blocks(direction, start, stop), stop - start, n_items)
-        for offset, query in enumerate(range(start, stop)):
-            items, _ = _row(relevant, query)
-            if items.size:
-                values[query] = _average_precision(scores[offset], items)
+    for query, scores in query_scores(blocks, direction, n_queries, n_items, chunk_cells):
+        items, _ = _row(relevant, query)
+        if items.size:
+            values[query] = _average_precision(scores, items)
     return values
 
 

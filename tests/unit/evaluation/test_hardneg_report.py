@@ -8,7 +8,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from pipelines.hardneg import hardneg_figures, write_figures
+from pipelines.evaluation_io import write_stats
+from pipelines.hardneg import hardneg_figures
 from pipelines.hardneg_report import HardnegReportError, write_hardneg_report
 from pipelines.posrank import NegativesFolderError, posrank_command
 from schemas.evaluation_tables import HARDNEG, POS
@@ -67,7 +68,7 @@ def output(tmp_path):
     settings = HardnegSettings(k=2, levels=("word", "phrase"))
     figures = hardneg_figures(str(folder), settings)
     figures["settings"]["input"] = "/data/msr-vtt <raw>"  # what the command will add; text to escape
-    write_figures(str(folder), figures)
+    write_stats(folder, figures)
     return folder
 
 
