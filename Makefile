@@ -74,10 +74,12 @@ runon-devset: install
 	$(BIN)/python benchmarks/runon_devset.py --input $(INPUT)
 
 # Step IV's boundary model (rule `model`), fine-tuned on the CPU and written to transforms/runon_model
-# (~30 min; installs PyTorch and transformers first). HOLD_OUT: labelled samples kept out of training;
-# TRAIN_FLAGS: more options of training/boundary_model.py (e.g. --over12 --keep-out-sample 53).
+# (~45 min on two free cores; installs PyTorch and transformers first). The default TRAIN_FLAGS are the
+# shipped model's recipe: both dev sets, less samples 54-56, on which its settings were chosen and tested
+# (docs/steps/runon.md). HOLD_OUT: labelled files kept out of training; TRAIN_FLAGS: options of
+# training/boundary_model.py.
 HOLD_OUT ?=
-TRAIN_FLAGS ?=
+TRAIN_FLAGS ?= --over12 --keep-out-sample 54 --keep-out-sample 55 --keep-out-sample 56
 runon-train: install
 	$(BIN)/pip install -q --disable-pip-version-check -c constraints.txt -r requirements-train.txt
 	$(BIN)/python -m training.boundary_model --input $(INPUT) $(foreach f,$(HOLD_OUT),--exclude $(f)) $(TRAIN_FLAGS)

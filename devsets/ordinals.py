@@ -9,4 +9,4 @@ ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "
             "thirty-sixth", "thirty-seventh", "thirty-eighth", "thirty-ninth", "fortieth",
             "forty-first", "forty-second", "forty-third", "forty-fourth", "forty-fifth", "forty-sixth",
             "forty-seventh", "forty-eighth", "forty-ninth", "fiftieth", "fifty-first", "fifty-second",
-            "fifty-third", "fifty-fourth", "fifty-fifth")
+            "fifty-third", "fifty-fourth", "fifty-fifth", "fifty-sixth")
