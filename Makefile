@@ -34,8 +34,8 @@ $(VENV)/.installed: requirements.txt constraints.txt setup.py
 
 # Debian's WordNet copied where NLTK reads it, with the lexnames file NLTK needs (docs/evaluation/lexicon.md).
 # lexnames is written last, so it stands for the whole folder; it goes when the venv goes.
-$(WORDNET)/lexnames: pipelines/install_wordnet.py | system-packages $(VENV)/.installed
-	$(BIN)/python -m pipelines.install_wordnet --source /usr/share/wordnet \
+$(WORDNET)/lexnames: pipelines/install/wordnet.py | system-packages $(VENV)/.installed
+	$(BIN)/python -m pipelines.install.wordnet --source /usr/share/wordnet \
 		--man-page /usr/share/man/man5/lexnames.5WN.gz --target $(WORDNET)
 
 EXPORTS ?= msrvtt-json,coco,hf
@@ -73,7 +73,7 @@ bench-notebook: install
 runon-devset: install
 	$(BIN)/python benchmarks/runon_devset.py --input $(INPUT)
 
-# Step IV's boundary model (rule `model`), fine-tuned on the CPU and written to transforms/runon_model
+# Step IV's boundary model (rule `model`), fine-tuned on the CPU and written to transforms/runon/model
 # (~45 min on two free cores; installs PyTorch and transformers first). The default TRAIN_FLAGS are the
 # shipped model's recipe: both dev sets, less samples 54-56, on which its settings were chosen and tested
 # (docs/steps/runon.md). HOLD_OUT: labelled files kept out of training; TRAIN_FLAGS: options of

@@ -1,16 +1,17 @@
 """capclean: what `pip install .` installs and what Beam's --setup_file ships to remote workers."""
-from setuptools import setup
+from setuptools import find_packages, setup
 
 setup(
     name="capclean",
     version="0.1.0",
     description="Clean crowd-sourced video-caption datasets (MSR-VTT) into validated Parquet with Apache Beam",
     python_requires=">=3.10",
-    packages=["pipelines", "transforms", "transforms.spelling", "transforms.evaluation",
-              "schemas", "dictionaries", "dictionaries.paper"],
+    # Every package of the runtime; the research code (training, devsets, benchmarks) stays home.
+    packages=find_packages(include=["pipelines", "pipelines.*", "transforms", "transforms.*", "schemas",
+                                    "schemas.*", "dictionaries", "dictionaries.*"]),
     package_data={
         "pipelines": ["profiles/*.yaml"],
-        "transforms": ["*.txt", "runon_model/*"],
+        "transforms.runon": ["*.txt", "model/*"],
         "transforms.spelling": ["gate_model/*"],
         "dictionaries": ["*.txt", "*.dic", "*.aff", "*.md", "msrvtt/*.dic", "msrvtt/*.txt", "msrvtt/*.md"],
         "dictionaries.paper": ["*.txt", "*.md"],
@@ -29,7 +30,7 @@ setup(
         "PyYAML>=6.0",
         "matplotlib>=3.7",
         # Step IV's trained boundary model (rule `model`) and step II's gate, ONNX files shipped in
-        # transforms/runon_model and transforms/spelling/gate_model.
+        # transforms/runon/model and transforms/spelling/gate_model.
         "onnxruntime>=1.17",
         "tokenizers>=0.15",
         # The evaluation's antonyms and inflections (transforms/evaluation/lexicon.py); WordNet itself
@@ -37,7 +38,7 @@ setup(
         "nltk>=3.10,<3.11",
         "lemminflect>=0.2.3",
     ],
-    # `pip install .[dask]`: the DaskRunner (pipelines/dask_runner.py) and dask.distributed.
+    # `pip install .[dask]`: the DaskRunner (pipelines/runtime/dask_runner.py) and dask.distributed.
     extras_require={"dask": ["apache-beam[dask]>=2.60"]},
     entry_points={"console_scripts": ["capclean = pipelines.cli:main"]},
 )

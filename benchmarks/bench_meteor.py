@@ -6,7 +6,7 @@ figures. capclean's cost is split in two: encoding every test caption once (the 
 synonyms of its new words), then matching the pairs. The last lines project both onto the MET
 proxy's exact all-pairs matrix of the test split (every caption against every caption of every
 video: 59,800 x 59,800 pairs), and time the MET kernel itself on a few query captions against every
-test video, as pipelines/met_relevance.py runs it.
+test video, as pipelines/evaluation/relevance/met.py runs it.
 """
 import argparse
 import random
@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from nltk.translate.meteor_score import single_meteor_score  # noqa: E402
 
-from pipelines.caption_input import read_captions  # noqa: E402
+from pipelines.evaluation.caption_input import read_captions  # noqa: E402
 from transforms.evaluation.lexicon import default_wordnet_dir, open_wordnet  # noqa: E402
 from transforms.evaluation.met_relevance import MetSettings, Query, query_relevance, video_side  # noqa: E402
 from transforms.evaluation.meteor import MeteorLexicon, single_meteor  # noqa: E402
@@ -82,7 +82,7 @@ def main():
 
 def kernel_figures(captions: list, encoded: dict, lexicon: MeteorLexicon, count: int, seed: int,
                    nltk_pair: float) -> None:
-    """The MET kernel as pipelines/met_relevance.py runs it: query captions against every video,
+    """The MET kernel as pipelines/evaluation/relevance/met.py runs it: query captions against every video,
     through the batch code (meteor_batch.py)."""
     videos = {}
     for _, video_id, _, text in sorted(captions):

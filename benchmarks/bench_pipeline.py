@@ -19,12 +19,12 @@ from benchmarks.measure import run_measured  # noqa: E402
 
 def run_floor(input_path, output_dir, beam_args):
     """The I/O floor: read the annotations, write the same rows as Parquet."""
-    from pipelines.clean import STEP_NAMES
+    from pipelines.cleaning.steps import STEP_NAMES
     from pipelines.config import load_config
-    from pipelines.run import make_pipeline
-    from pipelines.read_source import ReadMsrVtt
+    from pipelines.runtime.runner import make_pipeline
+    from pipelines.cleaning.read_source import ReadMsrVtt
     from transforms.read import find_annotation_files
-    from transforms.write import WriteTables
+    from pipelines.cleaning.write_tables import WriteTables
 
     pipeline = make_pipeline(beam_args)
     sources = find_annotation_files(input_path)
@@ -43,7 +43,7 @@ def load_batches(input_path):
 def step_cores(config):
     """(step, function from all videos to all videos) for the steps and the recheck rounds: each
     step as the pipeline runs it (its figures over the dataset, its setup, its groups)."""
-    from pipelines.clean import steps_to_run
+    from pipelines.cleaning.steps import steps_to_run
     from transforms.recheck import recheck_round
     from transforms.step import run_step
 

@@ -26,7 +26,7 @@ import scipy.sparse as sp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pipelines.caption_input import read_captions  # noqa: E402
+from pipelines.evaluation.caption_input import read_captions  # noqa: E402
 from transforms.evaluation.lexicon import default_wordnet_dir, open_wordnet  # noqa: E402
 from transforms.evaluation.met_relevance import OWN_VIDEO_RELEVANCE, video_side  # noqa: E402
 from transforms.evaluation.ndcg import random_ndcgs  # noqa: E402

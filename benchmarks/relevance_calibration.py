@@ -55,7 +55,7 @@ SET_OPTIONS = ("stop_list", "tokens", "lowercase", "lemmas", "parts")
 
 def test_captions(input_path: str, sample: int | None) -> list:
     """(sen_id, video_id, split, caption) of the test split, by sen_id; every k-th video with --videos-sample."""
-    from pipelines.caption_input import CaptionSelection, read_captions, select_captions
+    from pipelines.evaluation.caption_input import CaptionSelection, read_captions, select_captions
     from transforms.read import video_order
 
     by_video = select_captions(read_captions(input_path), CaptionSelection(split="test"))

@@ -7,7 +7,7 @@
 - `over12`: devsets/data/runon_dev_over12.tsv, samples 50-56 (captions of more
   than 12 words of every split). The shipped model learnt from 50-53; its
   settings were chosen on 54 and 55 and tested once on 56 (the model card,
-  transforms/runon_model/model.json, names the samples it learnt from).
+  transforms/runon/model/model.json, names the samples it learnt from).
 - `synthetic`: two one-sentence captions of the same train video joined into
   one, where the boundary is known. Half of them have the second caption's
   subject turned into a pronoun ("a man is ..." -> "he is ..."), as real
@@ -31,8 +31,8 @@ from devsets.runon import (OVER12, OVER12_SAMPLE_NAMES, SAMPLE_NAMES, labeller_a
                            predict, score)
 from pipelines.config import load_config  # noqa: E402
 from training.boundary_model import PRONOUN_FOR, train_split_captions  # noqa: E402
-from transforms.boundary_model import MODEL_DIR, read_model_card  # noqa: E402
-from transforms.runon import load_sentence_finder  # noqa: E402
+from transforms.runon.boundary_model import MODEL_DIR, read_model_card  # noqa: E402
+from transforms.runon.step import load_sentence_finder  # noqa: E402
 
 MSRVTT = REPO.parent / "shared" / "data" / "msrvtt"
 SYNTHETIC_SEED = 2022

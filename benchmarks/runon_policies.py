@@ -24,7 +24,7 @@ import pyarrow.parquet as pq
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from transforms.runon import merge_sentences  # noqa: E402
+from transforms.runon.step import merge_sentences  # noqa: E402
 
 
 def lengths_summary(lengths: list) -> str:

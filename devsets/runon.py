@@ -25,7 +25,7 @@ that a detector cuts.
 """
 from devsets import DATA, read_tsv
 from devsets.ordinals import ORDINALS
-from transforms.runon import piece_starts
+from transforms.runon.step import piece_starts
 
 DEVSET = DATA / "runon_dev.tsv"
 # Samples 8 and 9 labelled again, blind, by another person under the same conventions.

@@ -40,7 +40,7 @@ def rows_in(rows, group: str) -> list:
 def corpus_statistics(input_path):
     """Token and phrase statistics of the whole input after step I, as the pipeline computes them,
     and each sen_id's clip: how many of its clip's captions write each word."""
-    from pipelines.vocab import normalized_batches
+    from pipelines.cleaning.vocab import normalized_batches
     from transforms.corpus import corpus_statistics as statistics_of
     from transforms.spelling import captions_writing
 

@@ -8,12 +8,12 @@ import time
 from pathlib import Path
 
 from pipelines.config import ALL_STEPS, ConfigError, load_config, override
-from pipelines.logs import add_logging_arguments, chosen_level, configure_logging, one_line_on_interrupt
-from pipelines.evaluation_io import add_evaluation_io_arguments, claim_output, seal_output
-from pipelines.output_folder import check_target, put_in_place, staging_for, write_marker
+from pipelines.runtime.logs import add_logging_arguments, chosen_level, configure_logging, one_line_on_interrupt
+from pipelines.evaluation.evaluation_io import add_evaluation_io_arguments, claim_output, seal_output
+from pipelines.output.folder import check_target, put_in_place, staging_for, write_marker
 from transforms.errors import CapcleanError, find_error_line
 from transforms.read import find_annotation_files
-from transforms.runon import RUNON_RULES
+from transforms.runon.step import RUNON_RULES
 
 log = logging.getLogger("capclean")
 
@@ -41,7 +41,7 @@ class VersionAction(argparse.Action):
         super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
 
     def __call__(self, parser, namespace, values, option_string=None):
-        from pipelines.manifest import version_line
+        from pipelines.output.manifest import version_line
 
         print(version_line())
         parser.exit()
@@ -90,7 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_overlap_arguments(commands.add_parser(
         "overlap", formatter_class=formatter,
         help="train/test overlap of query captions (tf-idf, exact leaks) and false-negative candidates"))
-    from pipelines.relevance import add_relevance_arguments
+    from pipelines.evaluation.relevance.run import add_relevance_arguments
     add_relevance_arguments(commands.add_parser(
         "relevance", help="graded relevance of every (video, caption) pair: the bow, pos and syn proxies"))
     posrank = commands.add_parser("posrank", help="PoSRank of a model's scores on the hard negatives of "
@@ -328,21 +328,21 @@ def run_command(argv=None) -> int:
         if args.command == "vocab":
             return vocab_command(args)
         if args.command == "posrank":
-            from pipelines.posrank import posrank_command
+            from pipelines.evaluation.posrank.command import posrank_command
             return posrank_command(args.negatives, args.scores, args.json, args.report)
         if args.command == "fire":
-            from pipelines.fire import fire_command
+            from pipelines.evaluation.fire.command import fire_command
             return fire_command(args.predictions, args.labels, args.predictions_b, args.captions, args.out,
                                 args.model, args.model_b, args.depth, args.ap_normaliser, args.rbo_p,
                                 args.resamples, args.seed, args.report)
         if args.command == "ndcg":
-            from pipelines.ndcg import ndcg_command
+            from pipelines.evaluation.ndcg.command import ndcg_command
             return ndcg_command(args.relevance, args.scores, args.json, args.cutoff, args.captions, args.report,
                                 not args.no_agreement)
         if args.command == "overlap":
             return overlap_command(args)
         if args.command == "relevance":
-            from pipelines.relevance import relevance_command
+            from pipelines.evaluation.relevance.run import relevance_command
             return relevance_command(args)
         if args.command == "hardneg":
             return hardneg_command(args, hardneg_settings(args), beam_args, own_flags(parser))
@@ -400,7 +400,7 @@ def own_flags(parser: argparse.ArgumentParser) -> list:
 
 def run_clean(input_path, output_dir, config, beam_args, exports=(), overwrite=False, capclean_flags=(),
               limit=None) -> int:
-    from pipelines.manifest import (Clock, build_manifest, busy_seconds, input_record, parquet_metadata,
+    from pipelines.output.manifest import (Clock, build_manifest, busy_seconds, input_record, parquet_metadata,
                                     parquet_provenance, write_manifest)
 
     clock = Clock()
@@ -408,7 +408,7 @@ def run_clean(input_path, output_dir, config, beam_args, exports=(), overwrite=F
     # a refusal is immediate.
     sources = find_annotation_files(input_path, config.input.size_limits)
     check_target(Path(output_dir), [input_path], overwrite)
-    from pipelines.run import check_beam_flags, run_pipeline  # Beam is imported only when a pipeline runs
+    from pipelines.runtime.runner import check_beam_flags, run_pipeline  # Beam is imported only when a pipeline runs
 
     check_beam_flags(beam_args, capclean_flags)
     output = Path(output_dir).resolve()
@@ -450,13 +450,13 @@ def run_clean(input_path, output_dir, config, beam_args, exports=(), overwrite=F
 def write_report_and_exports(staging: Path, output: Path, input_path, exports, clock=None):
     """The report and the exports, written into the staging folder; the report names `output`.
     `clock`: the run's Clock, which times them."""
-    from pipelines.report import write_report
+    from pipelines.cleaning.report import write_report
 
     write_report(str(staging), shown_as=str(output))
     if clock is not None:
         clock.phase("report")
     if exports:
-        from pipelines.exports import run_exports
+        from pipelines.cleaning.exports import run_exports
         paths = run_exports(exports, str(staging), input_path)
         log.info("exported %s", ", ".join(str(Path(path).relative_to(staging)) for path in paths))
         if clock is not None:
@@ -491,14 +491,14 @@ class worker_errors_as_one_line:
 
 
 def sweep_command(args, config, beam_args, capclean_flags=()) -> int:
-    from pipelines.manifest import Clock, build_manifest, busy_seconds, input_record, write_manifest
+    from pipelines.output.manifest import Clock, build_manifest, busy_seconds, input_record, write_manifest
 
     clock = Clock()
     sources = find_annotation_files(args.input, config.input.size_limits)
     output = Path(args.output)
     check_target(output, [args.input], args.overwrite)
-    from pipelines.run import build_and_run, check_beam_flags
-    from pipelines.sweep import PAPER_GRID, build_sweep, parse_grid
+    from pipelines.runtime.runner import build_and_run, check_beam_flags
+    from pipelines.cleaning.sweep import PAPER_GRID, build_sweep, parse_grid
 
     try:
         grid = parse_grid(args.grid) if args.grid else PAPER_GRID
@@ -532,14 +532,14 @@ def sweep_command(args, config, beam_args, capclean_flags=()) -> int:
 
 
 def hardneg_command(args, settings, beam_args, capclean_flags=()) -> int:
-    from pipelines.manifest import Clock, busy_seconds
+    from pipelines.output.manifest import Clock, busy_seconds
 
     clock = Clock()
     output, input_and_run = claim_output(args.input, args.output, args.overwrite)
-    from pipelines.caption_input import CaptionSelection, read_captions, read_video_ids, select_captions
-    from pipelines.evaluation_io import write_stats
-    from pipelines.hardneg import build_hardneg, format_figures, hardneg_figures, write_empty_tables
-    from pipelines.run import build_and_run, check_beam_flags
+    from pipelines.evaluation.caption_input import CaptionSelection, read_captions, read_video_ids, select_captions
+    from pipelines.evaluation.evaluation_io import write_stats
+    from pipelines.evaluation.hardneg.graph import build_hardneg, format_figures, hardneg_figures, write_empty_tables
+    from pipelines.runtime.runner import build_and_run, check_beam_flags
     from transforms.evaluation.lexicon import default_wordnet_dir, open_wordnet
 
     check_beam_flags(beam_args, capclean_flags)
@@ -563,7 +563,7 @@ def hardneg_command(args, settings, beam_args, capclean_flags=()) -> int:
         write_empty_tables(str(staging))
         figures = hardneg_figures(str(staging), settings)
         write_stats(staging, figures)
-        from pipelines.hardneg_report import write_hardneg_report
+        from pipelines.evaluation.hardneg.page import write_hardneg_report
         write_hardneg_report(str(staging))  # it names no folder, so it can be written before the swap
         clock.phase("report")
         seal_output(staging, output, "hardneg", args.input, input_and_run, figures, clock,
@@ -577,8 +577,8 @@ def hardneg_command(args, settings, beam_args, capclean_flags=()) -> int:
 
 
 def overlap_command(args) -> int:
-    from pipelines.manifest import Clock
-    from pipelines.overlap import QUERY_KINDS, TRAIN_KINDS, format_figures, parse_spec, run_overlap
+    from pipelines.output.manifest import Clock
+    from pipelines.evaluation.overlap.run import QUERY_KINDS, TRAIN_KINDS, format_figures, parse_spec, run_overlap
 
     clock = Clock()
     queries = parse_spec("--queries", args.queries, QUERY_KINDS)
@@ -599,7 +599,7 @@ def overlap_command(args) -> int:
         figures = run_overlap(args.input, queries, train, staging, None if args.no_fn_candidates else args.fn_threshold,
                               args.chunk_rows)
         clock.phase("overlap")
-        from pipelines.overlap_report import write_overlap_report
+        from pipelines.evaluation.overlap.page import write_overlap_report
         write_overlap_report(staging)  # it names no folder, so it can be written before the swap
         clock.phase("report")
         seal_output(staging, output, "overlap", args.input, input_and_run, figures, clock)
@@ -610,9 +610,9 @@ def overlap_command(args) -> int:
 
 
 def report_command(args) -> int:
-    from pipelines.report import write_report
+    from pipelines.cleaning.report import write_report
 
-    from pipelines.page_files import check_page_target
+    from pipelines.output.page_files import check_page_target
 
     for folder in (args.run, args.other):
         if folder and not (Path(folder) / "stats.json").is_file():
@@ -625,7 +625,7 @@ def report_command(args) -> int:
 
 
 def vocab_command(args) -> int:
-    from pipelines.vocab import write_vocabulary_table
+    from pipelines.cleaning.vocab import write_vocabulary_table
 
     rows = write_vocabulary_table(args.input, args.output, args.profile)
     print(f"capclean: {rows} rejected tokens written to {args.output}")
@@ -633,7 +633,7 @@ def vocab_command(args) -> int:
 
 
 def export_command(args) -> int:
-    from pipelines.exports import run_exports
+    from pipelines.cleaning.exports import run_exports
 
     if not (Path(args.run) / "stats.json").is_file():
         raise CapcleanError(f"{args.run} is not a capclean output folder (no stats.json)")
@@ -641,7 +641,7 @@ def export_command(args) -> int:
     check_export_names(names)
     input_path = args.input
     if input_path is None and "msrvtt-json" in names:
-        from pipelines.manifest import recorded_input
+        from pipelines.output.manifest import recorded_input
         input_path = recorded_input(args.run)  # checked: it exists, and its files have the sha256 recorded
         log.info("the run's input, from its manifest: %s", input_path)
     for path in run_exports(names, args.run, input_path):

@@ -6,7 +6,7 @@ from the command line; nothing here reads global state.
 
 A profile has a section for the input, the validation and the output, and one
 for every step that has settings, named after the step; the step's module
-defines that section's dataclass (`Settings`), and pipelines/clean.py's STEPS
+defines that section's dataclass (`Settings`), and pipelines/cleaning/steps.py's STEPS
 says which steps there are. Every section checks its values when it is built.
 """
 import dataclasses
@@ -16,7 +16,7 @@ from typing import Optional
 
 import yaml
 
-from pipelines.clean import STEPS
+from pipelines.cleaning.steps import STEPS
 from transforms.errors import ConfigError
 from transforms.annotation_stream import SizeLimits
 from transforms.read import CaptionLimits

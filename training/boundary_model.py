@@ -19,7 +19,7 @@ new sentence start at this word? It is fine-tuned, all layers, for `PASSES` pass
 Synthetic examples come only from clips none of whose captions is labelled (in
 the dev set or in any `--exclude` file), so a held-out sample stays unseen.
 The result is exported to ONNX with int8 weights (onnxruntime's dynamic
-quantization), which is what the pipeline runs: transforms/runon_model/, with
+quantization), which is what the pipeline runs: transforms/runon/model/, with
 model.json, the model card: how it was made, which samples it learnt from and
 which it never saw, and the sha256 of the two files beside it, so that a
 retraining (`make runon-train`) can be checked byte for byte against them.
@@ -35,7 +35,7 @@ from pathlib import Path
 from devsets import read_tsv
 from devsets.runon import DEVSET, OVER12, marked_boundaries
 from devsets.sample_runon import MSRVTT, every_sentence, train_split
-from transforms.boundary_model import MODEL_DIR, first_piece_of_each_word
+from transforms.runon.boundary_model import MODEL_DIR, first_piece_of_each_word
 
 SEED = 1
 REAL_REPEATS = 4

@@ -1,13 +1,13 @@
 """Build the word list of step IV's pre-filter (`make runon-lexicon`).
 
-The pre-filter (transforms/runon_prefilter.py) must decide without spaCy which
+The pre-filter (transforms/runon/prefilter.py) must decide without spaCy which
 captions could hold two finite clauses, so it counts finite verbs by a word
 list: the words spaCy's tagger tags as a finite verb (VBZ, VBD, VBP, MD) in at
 least MIN_SHARE of their occurrences in the MSR-VTT train captions (after step
 I), written at least MIN_COUNT times.
 
 The list is built once, offline, and versioned with the code
-(transforms/runon_finite_verbs.txt); a run only reads it.
+(transforms/runon/finite_verbs.txt); a run only reads it.
 
 Usage:
     .venv/bin/python -m training.runon_lexicon [--input DIR]
@@ -17,7 +17,7 @@ from collections import Counter
 
 from devsets.sample_runon import MSRVTT, train_split
 from transforms.normalize import normalize_caption
-from transforms.runon_prefilter import FINITE_VERBS
+from transforms.runon.prefilter import FINITE_VERBS
 
 FINITE_TAGS = frozenset({"VBZ", "VBD", "VBP", "MD"})
 MIN_SHARE = 0.5

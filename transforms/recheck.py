@@ -11,7 +11,7 @@ second cleaning of the output would count, so that cleaning changes nothing
 either. stats.json gives the captions each round changed
 (`steps/spelling/recheck_captions_changed`).
 
-A round is three stages, each a Step (pipelines/clean.py runs them in a row,
+A round is three stages, each a Step (pipelines/cleaning/steps.py runs them in a row,
 with the figures counted on the videos that enter the round): Respell, then
 DedupRespelled and RunonRespelled on the videos Respell changed.
 
@@ -23,8 +23,8 @@ from dataclasses import replace
 
 from transforms.corpus import corpus_aggregates
 from transforms.dedup import remove_near_duplicates_with
-from transforms.runon import LargestId, cut_by_runon, load_sentence_finder, split_some_captions
-from transforms.runon_prefilter import FINITE_VERBS, load_lexicon
+from transforms.runon.step import LargestId, cut_by_runon, load_sentence_finder, split_some_captions
+from transforms.runon.prefilter import FINITE_VERBS, load_lexicon
 from transforms.spelling import Speller, WordLists, correct_video
 from transforms.step import Step
 

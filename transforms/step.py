@@ -6,12 +6,12 @@ VideoBatch out, with what it removed or changed appended to the video's lineage
 and, when it needs them, figures over the whole dataset (corpus counts, a
 length limit) and resources loaded once per worker (Hunspell, a model).
 
-One generic Beam transform runs any step (pipelines/apply_step.py). This module
+One generic Beam transform runs any step (pipelines/cleaning/apply_step.py). This module
 and the steps themselves import no Beam: the command line lists the steps
 without loading it, and a step's core is tested on plain VideoBatches.
 
 To add a step: a module in transforms/ with a Step subclass, and one line in
-STEPS in pipelines/clean.py.
+STEPS in pipelines/cleaning/steps.py.
 """
 from typing import ClassVar, Optional
 

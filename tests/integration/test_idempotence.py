@@ -11,7 +11,7 @@ import pytest
 
 from pipelines.cli import main
 from pipelines.config import load_config
-from pipelines.clean import STEP_NAMES
+from pipelines.cleaning.steps import STEP_NAMES
 
 pytestmark = pytest.mark.integration
 

@@ -13,10 +13,10 @@ import pyarrow.parquet as pq
 import pytest
 
 from pipelines.cli import main
-from pipelines.clean import STEP_NAMES
+from pipelines.cleaning.steps import STEP_NAMES
 from schemas.validation import OutputExpectations, validate_output
 from transforms.spelling import read_mapping, read_word_list
-from transforms.write import table_file_path
+from pipelines.cleaning.write_tables import table_file_path
 
 pytestmark = pytest.mark.integration
 

@@ -5,7 +5,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from pipelines.cli import main
-from transforms.runon import merge_sentences
+from transforms.runon.step import merge_sentences
 
 pytestmark = pytest.mark.integration
 # Captions the paper's rule truncates on MSR-VTT (tests/integration/test_msrvtt.py pins it).

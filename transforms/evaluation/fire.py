@@ -2,7 +2,7 @@
 models' rankings (top-10 overlap, rank-biased overlap), C@K by caption length, and the bootstrap of how
 many annotated queries detect a difference between two models.
 
-Pure functions, no Beam and no files; `pipelines/fire.py` reads the files and prints. The source is
+Pure functions, no Beam and no files; `pipelines/evaluation/fire/command.py` reads the files and prints. The source is
 Rodriguez, Azab, Silvert, Sanchez, Labson, Shah, Moon, "Fighting FIRe with FIRE: Assessing the Validity
 of Text-to-Video Retrieval Benchmarks" (2022, arXiv:2210.05038) and its released code
 (github.com/facebookresearch/mm-retrieval-evaluation, `mmr/analysis.py`), which defines:

@@ -56,7 +56,7 @@ class _WordNet30Reader(WordNetCorpusReader):
 
 def open_wordnet(folder: Path) -> WordNetCorpusReader:
     folder = Path(folder)
-    # lexnames is written last by pipelines/install_wordnet.py: without it the folder is incomplete.
+    # lexnames is written last by pipelines/install/wordnet.py: without it the folder is incomplete.
     if not (folder / "lexnames").is_file():
         raise WordNetMissingError(f"WordNet not found in {folder}: run make install")
     try:

@@ -7,7 +7,7 @@ pair; PoSRank of a part is the mean over captions of 1 / rank of the true captio
 and its negatives of that part, all scored against the caption's own video. A scorer that
 guesses gets H_(K+1) / (K+1), 0.174 for K = 20.
 
-Pure functions, no files: `pipelines/posrank.py` reads the `hardneg/` table and the scores.
+Pure functions, no files: `pipelines/evaluation/posrank/command.py` reads the `hardneg/` table and the scores.
 
 - negatives: the columns of the `hardneg/` table (schemas/evaluation_tables.py's HARDNEG) as
   lists of one length, {"negative_id": [...], "sen_id": [...], ...}, what `pa.Table.to_pydict()`

@@ -5,7 +5,7 @@ import apache_beam as beam
 from apache_beam.runners.portability.fn_api_runner import FnApiRunner
 from apache_beam.testing.util import assert_that, equal_to
 
-from pipelines.apply_step import ApplyStages, ApplyStep, compute_figures
+from pipelines.cleaning.apply_step import ApplyStages, ApplyStep, compute_figures
 from pipelines.config import load_config
 from transforms.batch import Caption, VideoBatch
 from transforms.step import Aggregate, Step, run_step

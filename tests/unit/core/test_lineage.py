@@ -3,7 +3,7 @@ import pyarrow.parquet as pq
 
 from schemas.tables import TABLES
 from transforms.lineage import ROW_TYPES, RunonRow, column_names
-from transforms.write import write_table_file
+from pipelines.cleaning.write_tables import write_table_file
 
 
 def test_every_table_has_a_row_type_with_its_columns_in_order():

@@ -3,7 +3,7 @@ from dataclasses import replace
 
 import pytest
 
-from pipelines.clean import STEP_NAMES, STEPS, steps_to_run
+from pipelines.cleaning.steps import STEP_NAMES, STEPS, steps_to_run
 from pipelines.config import ALL_STEPS, SECTIONS, ConfigError, config_from_dict, load_config
 from transforms.batch import Caption, VideoBatch
 from transforms.step import Aggregate, Step, aggregate_over, run_step, runs

@@ -1,11 +1,11 @@
 import pyarrow.parquet as pq
 
-from pipelines.clean import STEP_NAMES
-from pipelines.stats import add_counts, nest, video_counts
+from pipelines.cleaning.steps import STEP_NAMES
+from pipelines.cleaning.stats import add_counts, nest, video_counts
 from schemas.tables import TABLES
 from transforms.batch import Caption, VideoBatch, tokens_changed
 from transforms.lineage import CaptionRow, CorrectionRow, EditRow, removed
-from transforms.write import rows_by_file, write_empty_tables, write_table_file
+from pipelines.cleaning.write_tables import rows_by_file, write_empty_tables, write_table_file
 
 
 def sample_batch():

@@ -121,7 +121,7 @@ def test_until_stable_removes_the_near_duplicates_a_single_greedy_pass_leaves():
 def test_step_four_runs_step_three_again_only_on_the_videos_it_cut():
     from pipelines.config import load_config, override
     from transforms.lineage import EditRow
-    from transforms.runon import Runon
+    from transforms.runon.step import Runon
 
     config = override(load_config("default"), "dedup", until_stable=True)
     runon = Runon(config)

@@ -122,7 +122,7 @@ def test_the_vocabulary_keeps_words_seen_often_enough_with_their_part_of_speech(
 
 
 def test_the_records_hold_their_tables_columns_in_order():
-    # pipelines/hardneg.py writes a record as a tuple in the schema's column order.
+    # pipelines/evaluation/hardneg/graph.py writes a record as a tuple in the schema's column order.
     from dataclasses import fields
 
     from schemas.evaluation_tables import HARDNEG, POS

@@ -1,4 +1,4 @@
-"""The hard-negative report (pipelines/hardneg_report.py) on a tiny hardneg output written by hand."""
+"""The hard-negative report (pipelines/evaluation/hardneg/page.py) on a tiny hardneg output written by hand."""
 import csv
 import json
 import re
@@ -8,10 +8,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from pipelines.evaluation_io import write_stats
-from pipelines.hardneg import hardneg_figures
-from pipelines.hardneg_report import HardnegReportError, write_hardneg_report
-from pipelines.posrank import NegativesFolderError, posrank_command
+from pipelines.evaluation.evaluation_io import write_stats
+from pipelines.evaluation.hardneg.graph import hardneg_figures
+from pipelines.evaluation.hardneg.page import HardnegReportError, write_hardneg_report
+from pipelines.evaluation.posrank.command import NegativesFolderError, posrank_command
 from schemas.evaluation_tables import HARDNEG, POS
 from transforms.evaluation.hardneg import HardnegSettings
 

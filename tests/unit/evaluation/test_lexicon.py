@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.install_wordnet import (
+from pipelines.install.wordnet import (
     DEBIAN_LEXNAMES_MAN_PAGE,
     DEBIAN_WORDNET,
     WordNetInstallError,

@@ -1,12 +1,12 @@
 """The MET proxy: its video kernels by hand (transforms/evaluation/met_relevance.py) and the Parquet
-it writes (pipelines/met_relevance.py), on captions whose METEOR scores are known."""
+it writes (pipelines/evaluation/relevance/met.py), on captions whose METEOR scores are known."""
 import json
 
 import pyarrow.parquet as pq
 import pytest
 
-from pipelines import met_relevance as met_pipeline
-from pipelines.met_relevance import MetPairs, write_met_relevance
+from pipelines.evaluation.relevance import met as met_pipeline
+from pipelines.evaluation.relevance.met import MetPairs, write_met_relevance
 from transforms.errors import CapcleanError, ConfigError
 from transforms.evaluation.met_relevance import (MetSettings, Query, pair_rows, query_relevance, video_relevance,
                                                  video_side)
@@ -169,7 +169,7 @@ def test_met_flag_errors_are_one_line(source, tmp_path, capsys, flags, message):
 
 
 def test_the_command_line_names_the_same_kernels():
-    from pipelines.relevance import MET_KERNELS
+    from pipelines.evaluation.relevance.run import MET_KERNELS
     from transforms.evaluation.met_relevance import KERNELS
 
     assert MET_KERNELS == KERNELS

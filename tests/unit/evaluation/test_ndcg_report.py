@@ -1,4 +1,4 @@
-"""`capclean ndcg --report` (pipelines/ndcg_report.py) on the two-video relevance of conftest.py.
+"""`capclean ndcg --report` (pipelines/evaluation/ndcg/page.py) on the two-video relevance of conftest.py.
 
 Its figures, worked out by hand in test_ndcg_command.py (bow, linear gain, cut-off relevant): the model's
 scores give t2v 66.7, v2t 75.5, mean 71.1, the random ranking 77.0, 76.6, 76.8; mAP 83.3, 66.7, 75.0
@@ -17,7 +17,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from pipelines.cli import main
-from pipelines.ndcg_report import write_ndcg_report
+from pipelines.evaluation.ndcg.page import write_ndcg_report
 
 HOSTILE = "<script>alert(1)</script>"
 

@@ -1,4 +1,4 @@
-"""The overlap report (pipelines/overlap_report.py) on a tiny `capclean overlap` output, and the command writing it."""
+"""The overlap report (pipelines/evaluation/overlap/page.py) on a tiny `capclean overlap` output, and the command writing it."""
 import json
 import re
 
@@ -6,8 +6,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from pipelines.cli import main
-from pipelines.overlap import Spec, run_overlap
-from pipelines.overlap_report import OverlapReportError, write_overlap_report
+from pipelines.evaluation.overlap.run import Spec, run_overlap
+from pipelines.evaluation.overlap.page import OverlapReportError, write_overlap_report
 
 HOSTILE = "<script>alert(1)</script>"
 VIDEOS = [{"video_id": f"video{n}", "split": split, "category": 1}

@@ -7,7 +7,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from pipelines.posrank import posrank_command, read_negatives, read_scores
+from pipelines.evaluation.posrank.command import posrank_command, read_negatives, read_scores
 from schemas.evaluation_tables import HARDNEG
 from transforms.errors import CapcleanError
 from transforms.evaluation.posrank import MissingScoresError, format_posrank, posrank_by_part
@@ -241,7 +241,7 @@ def test_a_parquet_scores_file_that_is_not_parquet_is_named_in_one_line(tmp_path
 
 
 def test_a_scores_csv_that_is_not_utf8_is_one_line(tmp_path):
-    from pipelines.posrank import ScoresError, read_scores
+    from pipelines.evaluation.posrank.command import ScoresError, read_scores
 
     path = tmp_path / "scores.csv"
     path.write_bytes(b"video_id,text_id,score\nvid\xe9o1,1,0.5\n")

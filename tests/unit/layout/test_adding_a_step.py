@@ -36,17 +36,17 @@ class Shout(Step):
                        edits=video.edits + edits, removed=video.removed + removed)
 '''
 
-# Run in a fresh interpreter: pipelines/clean.py with one line added to STEPS stands in for the edited file.
+# Run in a fresh interpreter: pipelines/cleaning/steps.py with one line added to STEPS stands in for the edited file.
 RUN = '''
 import sys, types
 from pathlib import Path
-import pipelines
-source = Path(pipelines.__file__).with_name("clean.py").read_text()
+import pipelines.cleaning
+source = Path(pipelines.cleaning.__file__).with_name("steps.py").read_text()
 source = source.replace("from transforms.step import runs\\n", "from transforms.step import runs\\nfrom shout_step import Shout\\n")
 source = source.replace("    Runon,  #", "    Shout,\\n    Runon,  #")
-clean = types.ModuleType("pipelines.clean")
-clean.__file__ = str(Path(pipelines.__file__).with_name("clean.py"))
-sys.modules["pipelines.clean"] = clean
+clean = types.ModuleType("pipelines.cleaning.steps")
+clean.__file__ = str(Path(pipelines.cleaning.__file__).with_name("steps.py"))
+sys.modules["pipelines.cleaning.steps"] = clean
 exec(compile(source, clean.__file__, "exec"), clean.__dict__)
 from pipelines.cli import main
 sys.exit(main(sys.argv[1:]))

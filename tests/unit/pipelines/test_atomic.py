@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from pipelines.cli import main
-from pipelines.output_folder import remove_stale_staging, replace_folder, staging_folder
+from pipelines.output.folder import remove_stale_staging, replace_folder, staging_folder
 
 
 def folder_digest(folder: Path) -> dict:

@@ -19,7 +19,7 @@ import polars as pl  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
 import pytest  # noqa: E402
 
-from pipelines.exports import HF_SPLIT_NAMES, export_hf  # noqa: E402
+from pipelines.cleaning.exports import HF_SPLIT_NAMES, export_hf  # noqa: E402
 from schemas.tables import CAPTIONS  # noqa: E402
 
 # The captions schema, in the words each view below is brought to.

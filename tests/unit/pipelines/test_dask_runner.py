@@ -3,7 +3,7 @@ tests/integration/test_runners.py)."""
 import apache_beam as beam
 
 from pipelines.cli import join_flag_values
-from pipelines.run import make_pipeline, run_and_wait, runner_resources
+from pipelines.runtime.runner import make_pipeline, run_and_wait, runner_resources
 
 
 def test_a_flag_value_may_follow_as_the_next_word():

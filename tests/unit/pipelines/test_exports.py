@@ -1,4 +1,4 @@
-"""The exports (pipelines/exports.py) of a real run, read back by the tools they are for.
+"""The exports (pipelines/cleaning/exports.py) of a real run, read back by the tools they are for.
 
 One small MSR-VTT-format input, in two files like MSR-VTT's and with videos of
 all three splits, is cleaned once by the command line with the paper profile;
@@ -18,7 +18,7 @@ import pytest  # noqa: E402
 import yaml  # noqa: E402
 from pycocotools.coco import COCO  # noqa: E402
 
-from pipelines.exports import (  # noqa: E402
+from pipelines.cleaning.exports import (  # noqa: E402
     EXPORTS,
     HF_SPLIT_NAMES,
     MSRVTT_CATEGORIES,
@@ -245,7 +245,7 @@ def test_hf_card_names_splits_features_profile_and_licence(run, tmp_path):
 
 
 def test_hf_card_says_the_default_profile_is_capcleans_own():
-    from pipelines.exports import dataset_card
+    from pipelines.cleaning.exports import dataset_card
     card = dataset_card({"train": (3, 100)}, {"profile": "default", "steps_run": ["dedup"]})
     assert "the `default` profile: capclean's own cleaning, not the published method" in card
     assert "reproduces" not in card

@@ -6,7 +6,7 @@ import json
 import pytest
 
 import pipelines.cli
-import pipelines.run
+import pipelines.runtime.runner
 from pipelines.cli import main, worker_errors_as_one_line
 
 
@@ -61,7 +61,7 @@ def test_ctrl_c_exits_130_and_removes_the_partial_output(earlier_output, tmp_pat
         (tmp_path / output_dir).mkdir()  # the run had begun to write
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(pipelines.run, "run_pipeline", interrupted)
+    monkeypatch.setattr(pipelines.runtime.runner, "run_pipeline", interrupted)
     assert main(["clean", "--input", str(source), "--output", str(output), "--overwrite"]) == 130
     assert error_lines(capsys) == ["capclean: interrupted; the earlier output, if any, is as it was"]
     assert files_digest(output) == before and only_the_output_is_left(tmp_path)
@@ -115,7 +115,7 @@ def test_a_mistyped_flag_or_runner_is_refused_before_any_work(tmp_path, capsys, 
 
 
 def test_beam_options_of_the_runner_named_are_accepted():
-    pipelines.run.check_beam_flags(["--runner=DaskRunner", "--dask_client_address=tcp://x:8786",
+    pipelines.runtime.runner.check_beam_flags(["--runner=DaskRunner", "--dask_client_address=tcp://x:8786",
                                     "--dask_local_workers=3", "--direct_num_workers=2"])
 
 

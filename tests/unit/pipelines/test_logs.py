@@ -40,7 +40,7 @@ def test_a_mistyped_level_is_one_line_and_exit_2(tmp_path, capsys, tiny_dataset,
 
 
 def test_quiet_prints_the_summary_and_logs_nothing(tmp_path, capsys, caplog, tiny_dataset):
-    # Under pytest, whose handlers capclean leaves alone (pipelines/logs.py), the records are in caplog.
+    # Under pytest, whose handlers capclean leaves alone (pipelines/runtime/logs.py), the records are in caplog.
     source = tiny_dataset(tmp_path / "in")
     assert main(["clean", "--input", str(source), "--output", str(tmp_path / "out"), "--quiet"]) == 0
     captured = capsys.readouterr()
@@ -82,7 +82,7 @@ def worker_processes(pid) -> list:
     found = []
     for child in children:
         try:
-            if "pipelines.sdk_worker" in " ".join(child.cmdline()):
+            if "pipelines.runtime.sdk_worker" in " ".join(child.cmdline()):
                 found.append(child)
         except psutil.Error:
             pass

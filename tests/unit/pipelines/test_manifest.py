@@ -9,7 +9,7 @@ import pytest
 
 from pipelines.cli import main
 from pipelines.config import load_config
-from pipelines.manifest import PARQUET_KEY, config_dict, without_times
+from pipelines.output.manifest import PARQUET_KEY, config_dict, without_times
 from schemas.tables import TABLES
 
 
@@ -178,7 +178,7 @@ def test_sweep_with_a_limit_writes_a_partial_manifest(tmp_path, small_msrvtt):
 
 
 def test_outside_a_git_checkout_the_commit_is_null_not_an_error(tmp_path, repo):
-    from pipelines.manifest import git_commit
+    from pipelines.output.manifest import git_commit
 
     assert git_commit.__wrapped__(tmp_path) == {"commit": None, "modified": None}
     (tmp_path / ".git").mkdir()  # a broken checkout: git itself fails

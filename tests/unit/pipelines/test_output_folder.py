@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.output_folder import (MARKER, OutputRefused, check_target, put_in_place, staging_folder,
+from pipelines.output.folder import (MARKER, OutputRefused, check_target, put_in_place, staging_folder,
                                      write_marker)
 
 

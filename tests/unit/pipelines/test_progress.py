@@ -2,8 +2,8 @@
 the totals and the time left, no carriage return without a terminal."""
 from types import SimpleNamespace
 
-import pipelines.progress
-from pipelines.progress import LogProgressFn, ProgressPrinter, read_counts
+import pipelines.runtime.progress
+from pipelines.runtime.progress import LogProgressFn, ProgressPrinter, read_counts
 
 
 def batch(captions):
@@ -11,7 +11,7 @@ def batch(captions):
 
 
 def test_each_instance_writes_its_counts_and_the_command_adds_them_up(tmp_path, monkeypatch):
-    monkeypatch.setattr(pipelines.progress, "WRITE_SECONDS", 0.0)  # every video, not once a second
+    monkeypatch.setattr(pipelines.runtime.progress, "WRITE_SECONDS", 0.0)  # every video, not once a second
     first, second = LogProgressFn("spelling", str(tmp_path)), LogProgressFn("spelling", str(tmp_path))
     for fn, captions in ((first, [3, 2]), (second, [4])):
         fn.setup()

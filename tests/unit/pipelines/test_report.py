@@ -12,7 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from pipelines.cli import main
-from pipelines.report import (NOT_BRITISH, Run, flagged_section, highlight_changes, input_captions,
+from pipelines.cleaning.report import (NOT_BRITISH, Run, flagged_section, highlight_changes, input_captions,
                               is_british_spelling, read_table, recheck_note, spread_examples, write_report)
 from schemas.tables import TABLES
 

@@ -3,7 +3,7 @@ import json
 import pytest
 
 from pipelines.cli import main
-from pipelines.sweep import PAPER_GRID, add_figures, dedup_figures, parse_grid
+from pipelines.cleaning.sweep import PAPER_GRID, add_figures, dedup_figures, parse_grid
 from transforms.batch import Caption, VideoBatch
 
 

@@ -5,9 +5,9 @@ import pytest
 
 from devsets.runon import load_devset, predict, score
 from pipelines.config import load_config
-from transforms.boundary_model import (MODEL_DIR, BoundaryModel, boundaries_from_probabilities,
+from transforms.runon.boundary_model import (MODEL_DIR, BoundaryModel, boundaries_from_probabilities,
                                        first_piece_of_each_word, read_model_card)
-from transforms.runon import model_sentence_finder
+from transforms.runon.step import model_sentence_finder
 
 
 def test_boundaries_are_the_words_at_or_over_the_threshold():

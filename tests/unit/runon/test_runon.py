@@ -5,8 +5,8 @@ import pytest
 from pipelines.config import ConfigError, config_from_dict, load_config
 from transforms.lineage import EditRow, RemovedRow, RunonRow
 from transforms.batch import Caption, VideoBatch
-from transforms.runon_prefilter import split_at
-from transforms.runon import (NewIdError, RunonSettings, SplitPolicies, add_moments, apply_policy, cut_by_runon,
+from transforms.runon.prefilter import split_at
+from transforms.runon.step import (NewIdError, RunonSettings, SplitPolicies, add_moments, apply_policy, cut_by_runon,
                               length_moments, max_sen_id, merge_sentences, merge_until_stable, new_sen_id,
                               split_sentences,
                               truncate_caption, truncate_long_captions, word_limit)
@@ -182,7 +182,7 @@ class ProbabilityOfEveryWord:
 def test_a_caption_scored_for_its_length_only_is_cut_at_its_own_threshold():
     from dataclasses import replace
 
-    from transforms.runon import model_sentence_finder
+    from transforms.runon.step import model_sentence_finder
     cue = "a cat is afraid of an stuffed animal he is trying to figure it out"  # a word cue, 15 words
     long_only = "a man is playing a guitar on a stage in a park with his friends"  # no cue, 15 words
     model = ProbabilityOfEveryWord({cue: 0.7, long_only: 0.7})

@@ -1,7 +1,7 @@
 """Step IV's pre-filter: which captions the boundary model scores, and the cut that gives back the caption."""
 from dataclasses import replace
 
-from transforms.runon_prefilter import LENGTH_ONLY, WORD_CUE, Prefilter, is_candidate, load_lexicon, split_at, why_scored
+from transforms.runon.prefilter import LENGTH_ONLY, WORD_CUE, Prefilter, is_candidate, load_lexicon, split_at, why_scored
 
 PREFILTER = Prefilter(load_lexicon())
 

@@ -14,7 +14,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from pipelines.clean import STEP_NAMES
+from pipelines.cleaning.steps import STEP_NAMES
 from schemas.tables import TABLES
 from schemas.validation import (
     OutputExpectations,

@@ -3,13 +3,13 @@ from dataclasses import replace
 
 import pytest
 
-from pipelines.clean import STEP_NAMES
+from pipelines.cleaning.steps import STEP_NAMES
 from pipelines.config import ConfigError, load_config, override
-from pipelines.stats import video_counts
+from pipelines.cleaning.stats import video_counts
 from transforms.batch import Caption, VideoBatch
 from transforms.lineage import CorrectionRow, EditRow, FlaggedRow, RunonRow
 from transforms.recheck import recheck_spelling, respelled_ids
-from transforms.runon import split_some_captions
+from transforms.runon.step import split_some_captions
 
 
 class WordSwapper:

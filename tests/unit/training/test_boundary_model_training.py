@@ -4,7 +4,7 @@ import random
 
 from training.boundary_model import (PASSES, SEED, card_text, joined_pair, labelled_rows, model_card, passes_in_words,
                                      sample_ranges)
-from transforms.boundary_model import MODEL_DIR
+from transforms.runon.boundary_model import MODEL_DIR
 
 
 def test_the_model_card_names_the_samples_as_ranges_with_the_held_out_gap():

@@ -1,0 +1,81 @@
+"""The one Beam transform that runs any step (transforms/step.py) over a PCollection of VideoBatch.
+
+It computes the step's figures over the whole dataset (one combine each, handed
+to every worker as side inputs), loads the step's resources once per worker,
+and calls the step's pure function on every video.
+"""
+import apache_beam as beam
+
+from pipelines.runtime.timing import busy_timer
+
+
+class AggregateCombineFn(beam.CombineFn):
+    """A step's Aggregate as a Beam combine."""
+
+    def __init__(self, aggregate):
+        self._aggregate = aggregate
+
+    def create_accumulator(self):
+        return self._aggregate.create()
+
+    def add_input(self, total, video):
+        return self._aggregate.add(total, video)
+
+    def merge_accumulators(self, totals):
+        return self._aggregate.merge(totals)
+
+    def extract_output(self, total):
+        return self._aggregate.extract(total)
+
+
+class StepFn(beam.DoFn):
+    """`timer`: the name the step's busy time is counted under (run manifest)."""
+
+    def __init__(self, step, timer: str = ""):
+        self._step = step
+        self._timer = timer or step.name
+
+    def setup(self):
+        self._step.setup()
+
+    def process(self, video, **figures):
+        with busy_timer(self._timer):
+            result = self._step.process(video, **figures)
+        yield result
+
+
+def compute_figures(videos, step, label: str = "") -> dict:
+    """name -> one-element PCollection, for every figure the step reads; `label` names the step's stage."""
+    label = label or step.name.capitalize()
+    return {name: videos | f"{label}{name.title().replace('_', '')}" >> beam.CombineGlobally(AggregateCombineFn(aggregate))
+            for name, aggregate in step.aggregates().items()}
+
+
+class ApplyStep(beam.PTransform):
+    """VideoBatch -> VideoBatch through `step`, with `figures` (from compute_figures) as side inputs."""
+
+    def __init__(self, step, figures: dict, timer: str = ""):
+        super().__init__()
+        self._step = step
+        self._figures = figures
+        self._timer = timer
+
+    def expand(self, videos):
+        side_inputs = {name: beam.pvalue.AsSingleton(figure) for name, figure in self._figures.items()}
+        return videos | "EachVideo" >> beam.ParDo(StepFn(self._step, self._timer), **side_inputs)
+
+
+class ApplyStages(beam.PTransform):
+    """Several steps in a row whose figures are all counted on the videos that enter the first
+    (a recheck round: transforms/recheck.py)."""
+
+    def __init__(self, stages: list):
+        super().__init__()
+        self._stages = stages
+
+    def expand(self, videos):
+        labels = [f"{number}{type(stage).__name__}" for number, stage in enumerate(self._stages, start=1)]
+        figures = [compute_figures(videos, stage, label) for stage, label in zip(self._stages, labels)]
+        for stage, label, stage_figures in zip(self._stages, labels, figures):
+            videos = videos | label >> ApplyStep(stage, stage_figures, timer=f"recheck/{stage.name}")
+        return videos

@@ -1,0 +1,66 @@
+"""What the evaluation commands (hardneg, overlap, relevance, ...) share: their --input, --output and
+--overwrite arguments, and the record of their input that goes into their manifest."""
+import json
+import logging
+from pathlib import Path
+
+from transforms.read import find_annotation_files
+
+log = logging.getLogger("capclean")
+
+
+def add_evaluation_io_arguments(command, writes: str):
+    """--input (a capclean output or raw annotations), --output and --overwrite of an evaluation command."""
+    io = command.add_argument_group("input and output")
+    io.add_argument("--input", required=True, metavar="PATH", help="a capclean output folder (its captions/), or "
+                    "raw MSR-VTT-format annotations (a folder or one file)")
+    io.add_argument("--output", required=True, metavar="DIR", help=f"folder for {writes}: a new or empty one, or "
+                    "(with --overwrite) an earlier capclean output")
+    io.add_argument("--overwrite", action="store_true", help="replace the earlier capclean output at --output")
+
+
+def read_source_run(input_path):
+    """What `hardneg` records of its input: a capclean output's manifest (warning when the run is
+    partial), or the annotation files. Returns (input record, source run record or None)."""
+    from pipelines.output.manifest import input_record, source_run_record
+
+    if (Path(input_path) / "captions").is_dir():
+        source_run = source_run_record(input_path)
+        if source_run and source_run.get("partial"):
+            log.warning("warning: %s is a partial run (--limit %s): its negatives are of those videos only",
+                        input_path, source_run.get("limit"))
+        return {"path": str(Path(input_path).resolve()), "kind": "capclean output"}, source_run
+    return {**input_record(input_path, find_annotation_files(input_path)), "kind": "annotations"}, None
+
+
+def write_stats(output_dir, figures: dict) -> None:
+    """stats.json of an evaluation command: its figures, keys sorted, so two runs give the same bytes."""
+    with open(Path(output_dir) / "stats.json", "w", encoding="utf-8") as handle:
+        json.dump(figures, handle, indent=2, sort_keys=True)
+        handle.write("\n")
+
+
+def claim_output(input_path, output: str, overwrite: bool) -> tuple:
+    """Before any work: --output must be new or empty, or (with --overwrite) an earlier capclean output;
+    and the input is recorded. Returns (the output's absolute path, what read_source_run returns)."""
+    from pipelines.output.folder import check_target
+
+    target = Path(output)
+    check_target(target, [input_path], overwrite)
+    return target.resolve(), read_source_run(input_path)
+
+
+def seal_output(staging: Path, output: Path, command: str, input_path, input_and_run: tuple, figures: dict, clock,
+                settings=None, **manifest_fields) -> None:
+    """The last steps of every evaluation command, in its staging folder: capclean's marker (so that
+    --overwrite may replace it later), the manifest (`settings`: the figures' own when not given),
+    and the swap into `output`. `input_and_run` is what read_source_run returned."""
+    from pipelines.output.manifest import build_manifest, write_manifest
+    from pipelines.output.folder import put_in_place, write_marker
+
+    input_info, source_run = input_and_run
+    write_marker(staging, {"command": command})
+    write_manifest(staging, build_manifest(command, input_info=input_info, source_run=source_run, stats=figures,
+                                           clock=clock, settings=figures["settings"] if settings is None else settings,
+                                           **manifest_fields))
+    put_in_place(staging, output, [input_path])

@@ -1,0 +1,1 @@
+"""capclean hardneg: single-word hard negatives of a split's captions (Chen et al. 2024)."""

@@ -1,0 +1,1 @@
+"""capclean ndcg: nDCG and mAP against the graded relevance of capclean relevance (Wray et al. 2021)."""

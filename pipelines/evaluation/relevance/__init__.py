@@ -1,0 +1,1 @@
+"""capclean relevance: graded relevance of every (video, caption) pair (Wray et al. 2021)."""

@@ -1,0 +1,1 @@
+"""Installing what capclean reads from the system: WordNet for NLTK (make install runs it)."""

@@ -1,0 +1,152 @@
+"""Running the cleaning pipeline on a Beam runner.
+
+Without --runner the pipeline runs on Beam's FnApiRunner, in this process or,
+with --direct_num_workers=N --direct_running_mode=multi_processing, in N SDK
+worker processes. `--runner=DaskRunner` runs it on a dask.distributed cluster:
+the one at --dask_client_address, or a local cluster of --dask_local_workers
+worker processes that lives as long as the run. Any other runner Beam knows
+(DataflowRunner, FlinkRunner, SparkRunner, ...) is passed on as it is.
+"""
+import contextlib
+import difflib
+import logging
+import shlex
+import sys
+
+import apache_beam as beam
+from apache_beam.options.pipeline_options import PipelineOptions, StandardOptions
+from apache_beam.portability import python_urns
+from apache_beam.runners.portability.fn_api_runner import FnApiRunner
+
+from pipelines.cleaning.steps import build_cleaning
+from pipelines.runtime.progress import progress_lines
+from transforms.errors import CapcleanError
+from transforms.read import find_annotation_files, missing_msrvtt_files
+
+log = logging.getLogger("capclean")
+
+DASK_RUNNER_NAMES = ("DaskRunner", "dask")
+
+
+class LocalDaskOptions(PipelineOptions):
+    """capclean's own option for the DaskRunner: the size of the local cluster it starts."""
+
+    @classmethod
+    def _add_argparse_args(cls, parser):
+        parser.add_argument("--dask_local_workers", type=int, default=2,
+                            help="worker processes of the local dask.distributed cluster started when "
+                                 "--runner DaskRunner has no --dask_client_address (default 2)")
+
+
+def is_dask(options: PipelineOptions) -> bool:
+    return options.view_as(StandardOptions).runner in DASK_RUNNER_NAMES
+
+
+def check_beam_flags(beam_args, own_flags=()) -> None:
+    """Refuse a runner Beam does not know, and any flag that neither capclean (`own_flags`) nor Beam
+    knows, with the nearest known flag: Beam itself would drop it with a warning and run on, so
+    `--profle paper` would clean with the default profile."""
+    options = PipelineOptions(beam_args)
+    runner = options.view_as(StandardOptions).runner
+    try:
+        if is_dask(options):
+            import pipelines.runtime.dask_runner  # noqa: F401  (registers Beam's DaskOptions)
+        elif runner:
+            from apache_beam.runners.runner import create_runner
+            create_runner(runner)  # imports the runner's module, which registers the runner's own options
+    except ValueError as error:
+        raise CapcleanError(f"--runner {runner}: {error}") from None
+    beam_log = logging.getLogger("apache_beam.options.pipeline_options")
+    level = beam_log.level
+    beam_log.setLevel(logging.ERROR)  # it warns of the flags it drops: they are refused below instead
+    try:
+        known = options.get_all_options(retain_unknown_options=False)
+        unknown = sorted(set(options.get_all_options(retain_unknown_options=True)) - set(known))
+    finally:
+        beam_log.setLevel(level)
+    if unknown:
+        flags = [f"--{name}" for name in unknown]
+        nearest = difflib.get_close_matches(flags[0], list(own_flags) + [f"--{name}" for name in known], n=1)
+        hint = f" (did you mean {nearest[0]}?)" if nearest else ""
+        raise CapcleanError(f"unknown option {', '.join(flags)}{hint}; --help lists capclean's options, "
+                            "and any other must be a Beam option of the runner")
+
+
+def make_pipeline(beam_args) -> beam.Pipeline:
+    """A pipeline on the runner the Beam options name, or on the in-process FnApiRunner.
+
+    Beam's DirectRunner would first try to download the Prism runner; the
+    FnApiRunner it falls back to is what we want, and it honours
+    --direct_num_workers and --direct_running_mode. `DaskRunner` is Beam's
+    DaskRunner with the defects of its translation mended (pipelines/runtime/dask_runner.py).
+    """
+    options = PipelineOptions(beam_args)
+    if is_dask(options):
+        from pipelines.runtime.dask_runner import CapcleanDaskRunner
+        return beam.Pipeline(runner=CapcleanDaskRunner(), options=options)
+    if options.view_as(StandardOptions).runner:
+        return beam.Pipeline(options=options)
+    return beam.Pipeline(runner=QuietWorkersFnApiRunner(), options=options)
+
+
+class QuietWorkersFnApiRunner(FnApiRunner):
+    """Beam's FnApiRunner whose worker processes (--direct_running_mode=multi_processing) are
+    pipelines/runtime/sdk_worker.py: Beam's worker with capclean's logging, not twenty lines each at INFO."""
+
+    def run_via_runner_api(self, pipeline_proto, options):
+        command = f"{shlex.quote(sys.executable)} -m pipelines.runtime.sdk_worker"
+        for environment in pipeline_proto.components.environments.values():
+            if environment.urn == python_urns.SUBPROCESS_SDK:
+                environment.payload = command.encode("utf-8")
+        return super().run_via_runner_api(pipeline_proto, options)
+
+
+@contextlib.contextmanager
+def runner_resources(beam_args):
+    """The Beam arguments to run with: for the DaskRunner without a scheduler address, a local
+    cluster of worker processes is started here and its address added; it is closed afterwards."""
+    options = PipelineOptions(beam_args)
+    if not is_dask(options) or any(arg.startswith("--dask_client_address") for arg in beam_args):
+        yield list(beam_args)
+        return
+    from dask.distributed import LocalCluster
+
+    workers = options.view_as(LocalDaskOptions).dask_local_workers
+    logging.getLogger("distributed").setLevel(logging.WARNING)  # the cluster's start and stop, line by line
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                      silence_logs=logging.WARNING, dashboard_address=":0") as cluster:
+        yield list(beam_args) + [f"--dask_client_address={cluster.scheduler_address}"]
+
+
+def run_and_wait(pipeline: beam.Pipeline):
+    """Run the pipeline and wait for it; close the DaskRunner's client, which Beam leaves open.
+    Returns the finished pipeline's result (its metrics time the stages for the run manifest)."""
+    result = pipeline.run()
+    try:
+        result.wait_until_finish()
+    finally:
+        client = getattr(result, "client", None)
+        if client is not None:
+            client.close()
+    return result
+
+
+def build_and_run(beam_args, build):
+    """A pipeline on the runner the Beam options name, `build(pipeline)` to add the transforms, run to the end;
+    returns the pipeline's result."""
+    with runner_resources(beam_args) as runner_args, progress_lines():
+        pipeline = make_pipeline(runner_args)
+        build(pipeline)
+        return run_and_wait(pipeline)
+
+
+def run_pipeline(input_path: str, output_dir: str, config, beam_args, limit: int | None = None,
+                 metadata: dict | None = None):
+    """The cleaning of `input_path` into `output_dir`; returns the pipeline's result."""
+    sources = find_annotation_files(input_path, config.input.size_limits)
+    for name in missing_msrvtt_files(sources):
+        log.warning("warning: %s is not in %s: the output will have no videos of its splits", name, input_path)
+    # A file that cannot be parsed stops the run on the worker that reads it: its one line
+    # reaches the command line through the runner's wrapping (cli.worker_errors_as_one_line).
+    return build_and_run(beam_args, lambda pipeline: build_cleaning(pipeline, sources, output_dir, config, limit,
+                                                                    metadata))

@@ -1,0 +1,102 @@
+"""Sentence boundaries inside run-on captions, from a trained token classifier.
+
+The `model` rule of step IV. A small transformer encoder (all-MiniLM-L6-v2,
+fine-tuned by training/boundary_model.py on the hand-labelled dev set and on
+synthetic run-ons of the train split) gives every word of a caption the
+probability that a new sentence starts there. Where the spaCy parse rule it
+replaced needed a finite verb and a subject (docs/experiments.md), the model
+also finds a heading before a sentence ("a fashion show on a stage | a woman
+is walking down the runway") and a scene after a scene.
+
+The model is an ONNX file with int8 weights, versioned with the code
+(transforms/runon/model/), and runs on onnxruntime: no PyTorch at run time.
+Boundaries fall only between whitespace words, so the pieces joined by one
+space always give back the caption. Everything here but `BoundaryModel`
+itself is a pure function.
+"""
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+MODEL_DIR = Path(__file__).resolve().parent / "model"
+
+
+@dataclass(frozen=True)
+class ModelCard:
+    """What transforms/runon/model/model.json says about the model it sits beside."""
+    max_tokens: int  # longer captions are cut to this many word pieces (words past it get probability 0)
+    trained_on: str  # how the model was made (training/boundary_model.py writes it)
+
+
+def read_model_card(model_dir) -> ModelCard:
+    card = json.loads((Path(model_dir) / "model.json").read_text(encoding="utf-8"))
+    return ModelCard(int(card["max_tokens"]), str(card["trained_on"]))
+
+
+def first_piece_of_each_word(word_ids: list) -> dict:
+    """word index -> the position of its first word piece (the one the model labels)."""
+    first = {}
+    for position, word in enumerate(word_ids):
+        if word is not None and word not in first:
+            first[word] = position
+    return first
+
+
+def boundaries_from_probabilities(probabilities: list, threshold: float, min_left: int, min_right: int) -> list:
+    """Word indices where a sentence starts: the likeliest first, each at least `min_left` words after the
+    caption's start or the boundary before it, and `min_right` before its end or the next boundary."""
+    words = len(probabilities)
+    chosen = []
+    likeliest_first = sorted(range(words), key=lambda word: (-probabilities[word], word))
+    for word in likeliest_first:
+        if probabilities[word] < threshold:
+            break
+        if word < min_left or words - word < min_right:
+            continue
+        if all(word - before >= min_left if word > before else before - word >= min_right for before in chosen):
+            chosen.append(word)
+    return sorted(chosen)
+
+
+class BoundaryModel:
+    """The ONNX boundary model and its tokenizer, loaded once per worker (DoFn.setup)."""
+
+    def __init__(self, model_dir=MODEL_DIR, threads: int = 1):
+        import onnxruntime
+        from tokenizers import Tokenizer
+
+        model_dir = Path(model_dir)
+        for name in ("model.onnx", "tokenizer.json", "model.json"):
+            if not (model_dir / name).is_file():
+                raise FileNotFoundError(f"run-on boundary model file {model_dir / name} not found "
+                                        "(make runon-train writes it)")
+        self.card = read_model_card(model_dir)
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = threads  # Beam runs one DoFn per core already
+        self._session = onnxruntime.InferenceSession(str(model_dir / "model.onnx"), options,
+                                                     providers=["CPUExecutionProvider"])
+        self._tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
+        self._tokenizer.enable_truncation(self.card.max_tokens)
+
+    def word_probabilities(self, texts: list) -> list:
+        """For each text, the probability that a sentence starts at each of its words (0 for the first).
+
+        Each text runs alone: the int8 model quantizes its activations with one scale per input
+        tensor, so in a padded batch a caption's figures would depend on the captions beside it
+        (by up to 0.5 in a probability). Alone, a caption always gets the same figures, and no
+        padding is computed.
+        """
+        found = []
+        for text in texts:
+            words = text.split()
+            encoding = self._tokenizer.encode(words, is_pretokenized=True)
+            ids = np.array([encoding.ids], dtype=np.int64)
+            scores = self._session.run(None, {"input_ids": ids, "attention_mask": np.ones_like(ids)})[0][0]
+            probabilities = [0.0] * len(words)
+            for word, position in first_piece_of_each_word(encoding.word_ids).items():
+                if word > 0:
+                    probabilities[word] = float(scores[position])
+            found.append(probabilities)
+        return found
