@@ -303,3 +303,11 @@ def source_run_record(run_dir) -> dict | None:
         return None
     return {key: manifest.get(key) for key in ("command", "capclean", "profile", "config_sha256", "input",
                                                "partial", "limit")}
+
+
+def files_record(files: dict) -> dict:
+    """The input of a command that reads files named by its flags: {flag: path} -> each file's absolute path,
+    size and sha256 (the flags not given left out)."""
+    return {"files": [{"flag": flag, "path": str(Path(path).resolve()), "bytes": Path(path).stat().st_size,
+                       "sha256": file_sha256(Path(path))}
+                      for flag, path in files.items() if path and Path(path).is_file()]}

@@ -1,4 +1,4 @@
-"""Running the cleaning pipeline on a Beam runner.
+"""Running a capclean pipeline (clean, sweep, hardneg) on a Beam runner.
 
 Without --runner the pipeline runs on Beam's FnApiRunner, in this process or,
 with --direct_num_workers=N --direct_running_mode=multi_processing, in N SDK
@@ -18,10 +18,8 @@ from apache_beam.options.pipeline_options import PipelineOptions, StandardOption
 from apache_beam.portability import python_urns
 from apache_beam.runners.portability.fn_api_runner import FnApiRunner
 
-from pipelines.cleaning.steps import build_cleaning
 from pipelines.runtime.progress import progress_lines
 from transforms.errors import CapcleanError
-from transforms.read import find_annotation_files, missing_msrvtt_files
 
 log = logging.getLogger("capclean")
 
@@ -138,15 +136,3 @@ def build_and_run(beam_args, build):
         pipeline = make_pipeline(runner_args)
         build(pipeline)
         return run_and_wait(pipeline)
-
-
-def run_pipeline(input_path: str, output_dir: str, config, beam_args, limit: int | None = None,
-                 metadata: dict | None = None):
-    """The cleaning of `input_path` into `output_dir`; returns the pipeline's result."""
-    sources = find_annotation_files(input_path, config.input.size_limits)
-    for name in missing_msrvtt_files(sources):
-        log.warning("warning: %s is not in %s: the output will have no videos of its splits", name, input_path)
-    # A file that cannot be parsed stops the run on the worker that reads it: its one line
-    # reaches the command line through the runner's wrapping (cli.worker_errors_as_one_line).
-    return build_and_run(beam_args, lambda pipeline: build_cleaning(pipeline, sources, output_dir, config, limit,
-                                                                    metadata))

@@ -1,315 +1,151 @@
-"""`capclean fire`: a model's ranked predictions scored with the original and the extra (FIRE) labels.
-
-Reads (the figures are transforms/evaluation/fire.py; docs/commands/fire.md says what each means):
-
-- predictions: Parquet or CSV, columns `sen_id` (the query caption), `video_id`, `rank` (1 = best),
-  `score`, and optionally `caption` (the query's text); one row per ranked video;
-- labels: Parquet or CSV with columns `query`, `video`, `label`, `source`, or FIRE's released JSON
-  (`fire_msrvtt_dataset.json`: {"annotations": [{"query", "video_id", "label", "models", ...}]}).
-  A `query` is a sen_id, or a caption's text (as FIRE names its queries), matched through the captions.
-  `source` "original" marks the dataset's own positives; any other source names the model(s) whose
-  pool held the pair, comma-separated;
-- captions (optional): a capclean output or raw MSR-VTT, for the caption of each sen_id.
-"""
-import csv
-import json
+"""`capclean fire`: a model's ranked predictions scored with the original and the extra (FIRE) labels
+(docs/commands/fire.md). What it reads is inputs.py, its figures figures.py, its page page.py; the
+method transforms/evaluation/fire.py."""
+from dataclasses import dataclass
 from pathlib import Path
 
-import pyarrow as pa
-import pyarrow.parquet as pq
-
-from pipelines.evaluation.table_cells import cell_id, cell_number
-from transforms.errors import CapcleanError
-from transforms.evaluation.fire import (FIRE_DEPTH, RBO_P, bootstrap_queries_needed, correct_by_length, label_sets,
-                                        mean_figures, mean_overlaps, per_query)
-
-PREDICTION_COLUMNS = ("sen_id", "video_id", "rank", "score")
-LABEL_COLUMNS = ("query", "video", "label", "source")
-TABLE_FORMATS = (".parquet", ".csv")
-POSITIVE = {"1", "1.0", "true", "relevant", "yes"}
-NEGATIVE = {"0", "0.0", "false", "irrelevant", "no"}
-ORIGINAL = "original"
-KS = (1, 5, 10)
+from pipelines.commands.command import Command
 
 
-class FireInputError(CapcleanError):
-    """A predictions, labels or captions file that cannot be used; the message names the file and row."""
+@dataclass(frozen=True)
+class FireArgs:
+    predictions: str
+    labels: str
+    predictions_b: str | None = None
+    captions: str | None = None
+    output: str | None = None
+    overwrite: bool = False
+    report: str | None = None
+    model: str | None = None
+    model_b: str | None = None
+    depth: int = 20
+    ap_normaliser: str = "retrieved"
+    rbo_p: float = 0.9
+    resamples: int = 1000
+    seed: int = 0
 
 
-# ---------------------------------------------------------------- the command
+class Fire(Command):
+    name = "fire"
+    help = "Correct@K and mAP of ranked predictions with the original and extra (FIRE) labels; two models' " \
+           "overlap and the bootstrap"
+    Args = FireArgs
+    example = ("--predictions", "{predictions}", "--labels", "{labels}", "--captions", "{run}", "--output", "{out}",
+               "--resamples", "20")
+    renamed = {"--out": "--output"}
 
-def fire_command(predictions: str, labels: str, predictions_b: str | None = None, captions: str | None = None,
-                 out: str | None = None, model: str | None = None, model_b: str | None = None,
-                 depth: int = FIRE_DEPTH, normaliser: str = "retrieved", rbo_p: float = RBO_P,
-                 resamples: int = 1000, seed: int = 0, report: str | None = None) -> int:
-    if report:
+    def add_arguments(self, parser):
+        parser.add_argument("--predictions", required=True, metavar="FILE",
+                            help="Parquet or CSV with columns sen_id, video_id, rank, score (and optionally caption)")
+        parser.add_argument("--predictions-b", metavar="FILE", help="a second model's predictions, to compare with")
+        parser.add_argument("--labels", required=True, metavar="FILE",
+                            help="Parquet or CSV with columns query, video, label, source; or FIRE's released JSON")
+        parser.add_argument("--captions", metavar="RUN_OR_RAW",
+                            help="a capclean output or raw MSR-VTT: each query's caption (length bins, text queries)")
+        parser.add_argument("--output", metavar="DIR", help="also write the figures to DIR/fire.json, with "
+                            "manifest.json: a new or empty folder, or (with --overwrite) an earlier capclean output")
+        parser.add_argument("--overwrite", action="store_true", help="replace the earlier capclean output at --output")
+        parser.add_argument("--report", metavar="FILE", help="also write the figures as a self-contained HTML page "
+                            "(a new file, or a page capclean wrote)")
+        parser.add_argument("--model", metavar="NAME", help="the model of --predictions as the label sources name "
+                            "it (for the labels from other models' pools only)")
+        parser.add_argument("--model-b", metavar="NAME", help="the same for --predictions-b")
+        parser.add_argument("--depth", type=int, default=20, help="ranks scored per query (default: %(default)s, "
+                            "as FIRE)")
+        parser.add_argument("--ap-normaliser", default="retrieved", choices=["retrieved", "labelled"],
+                            help="AP divided by the relevant videos retrieved within the depth (FIRE's code) or by "
+                            "all labelled relevant (default: %(default)s)")
+        parser.add_argument("--rbo-p", type=float, default=0.9, help="rank-biased overlap's persistence "
+                            "(default: %(default)s)")
+        parser.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default: %(default)s)")
+        parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default: %(default)s)")
+
+    def run(self, args: FireArgs) -> int:
+        from pipelines.evaluation.fire.figures import format_fire
+        from pipelines.evaluation.fire.inputs import FireInputError
+        from pipelines.output.folder import check_target
         from pipelines.output.page_files import check_page_target
-        check_page_target(report, "--report", FireInputError, "fire.html")  # before the long part
-    if depth < 1:
-        raise FireInputError(f"--depth must be at least 1, not {depth}")
-    if not 0 < rbo_p < 1:
-        raise FireInputError(f"--rbo-p must be between 0 and 1, not {rbo_p}")
-    if resamples < 1:
-        raise FireInputError(f"--resamples must be at least 1, not {resamples}")
-    rankings, texts = read_predictions(predictions, depth)
-    rankings_b, texts_b = read_predictions(predictions_b, depth) if predictions_b else ({}, {})
-    if captions:
-        texts = {**caption_texts(captions), **texts, **texts_b}
-    else:
-        texts = {**texts_b, **texts}
-    rows = read_labels(labels)
-    originals, extra, unmatched = gold_from_labels(rows, set(rankings) | set(rankings_b), texts, labels)
-    if not any(originals.values()) and captions:
-        originals = own_videos(captions, set(rankings) | set(rankings_b))
+
+        # Both targets are checked before the long part, so a refused one costs nothing.
+        if args.output:
+            check_target(Path(args.output), inputs_of(args), args.overwrite)
+        if args.report:
+            check_page_target(args.report, "--report", FireInputError, "fire.html")
+        check_settings(args)
+        figures = fire_figures(args)
+        print(format_fire(figures))
+        if args.output:
+            write_output(args, figures)
+        if args.report:
+            from pipelines.evaluation.fire.page import write_fire_report
+            print(f"capclean: report written to {write_fire_report(figures, args.report)}")
+        return 0
+
+
+def inputs_of(args: FireArgs) -> list:
+    return [path for path in (args.predictions, args.predictions_b, args.labels, args.captions) if path]
+
+
+def check_settings(args: FireArgs) -> None:
+    from pipelines.evaluation.fire.inputs import FireInputError
+
+    if args.depth < 1:
+        raise FireInputError(f"--depth must be at least 1, not {args.depth}")
+    if not 0 < args.rbo_p < 1:
+        raise FireInputError(f"--rbo-p must be between 0 and 1, not {args.rbo_p}")
+    if args.resamples < 1:
+        raise FireInputError(f"--resamples must be at least 1, not {args.resamples}")
+
+
+def fire_figures(args: FireArgs) -> dict:
+    """Every figure of one model (and of two, compared), from the files the arguments name."""
+    from pipelines.evaluation.fire.figures import bootstrap_figures, model_figures
+    from pipelines.evaluation.fire.inputs import (FireInputError, caption_texts, gold_from_labels, own_videos,
+                                                  read_labels, read_predictions)
+    from transforms.evaluation.fire import mean_overlaps
+
+    rankings, texts = read_predictions(args.predictions, args.depth)
+    rankings_b, texts_b = read_predictions(args.predictions_b, args.depth) if args.predictions_b else ({}, {})
+    texts = {**caption_texts(args.captions), **texts, **texts_b} if args.captions else {**texts_b, **texts}
+    queries = set(rankings) | set(rankings_b)
+    originals, extra, unmatched = gold_from_labels(read_labels(args.labels), queries, texts, args.labels)
+    if not any(originals.values()) and args.captions:
+        originals = own_videos(args.captions, queries)
     if not any(originals.values()):
-        raise FireInputError(f"{labels}: no original positive (source \"original\") for any predicted query, "
+        raise FireInputError(f"{args.labels}: no original positive (source \"original\") for any predicted query, "
                              "and no --captions to take each query's own video from")
-    figures = {"depth": depth, "ap_normaliser": normaliser, "unmatched_labels": unmatched,
-               "a": model_figures(predictions, rankings, originals, extra, model, normaliser, texts)}
-    if predictions_b:
-        figures["b"] = model_figures(predictions_b, rankings_b, originals, extra, model_b, normaliser, texts)
+    normaliser = args.ap_normaliser
+    figures = {"depth": args.depth, "ap_normaliser": normaliser, "unmatched_labels": unmatched,
+               "a": model_figures(args.predictions, rankings, originals, extra, args.model, normaliser, texts)}
+    if args.predictions_b:
+        figures["b"] = model_figures(args.predictions_b, rankings_b, originals, extra, args.model_b, normaliser, texts)
         if not set(rankings) & set(rankings_b):
-            raise FireInputError(f"{predictions} and {predictions_b} rank no query (sen_id) in common: "
+            raise FireInputError(f"{args.predictions} and {args.predictions_b} rank no query (sen_id) in common: "
                                  "there is nothing to compare")
-        figures["overlap"] = mean_overlaps(rankings, rankings_b, 10, rbo_p)
-        figures["bootstrap"] = bootstrap_figures(rankings, rankings_b, originals, extra, normaliser, resamples, seed)
-    print(format_fire(figures))
-    if out:
-        path = Path(out)
-        path.mkdir(parents=True, exist_ok=True)
-        (path / "fire.json").write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
-        print(f"capclean: figures written to {path / 'fire.json'}")
-    if report:
-        from pipelines.evaluation.fire.page import write_fire_report
-        print(f"capclean: report written to {write_fire_report(figures, report)}")
-    return 0
-
-
-def model_figures(name, rankings, originals, extra, model, normaliser, texts) -> dict:
-    sets = label_sets(originals, extra, model)
-    figures = {"predictions": str(name), "model": model,
-               "label_sets": {label_set: mean_figures(per_query(rankings, gold, KS, normaliser))
-                              for label_set, gold in sets.items()}}
-    values = per_query(rankings, sets["original+extra"], KS, normaliser)
-    by_length = correct_by_length(values, texts)
-    if by_length:
-        figures["by_length"] = by_length
+        figures["overlap"] = mean_overlaps(rankings, rankings_b, 10, args.rbo_p)
+        figures["bootstrap"] = bootstrap_figures(rankings, rankings_b, originals, extra, normaliser, args.resamples,
+                                                 args.seed)
     return figures
 
 
-def bootstrap_figures(rankings_a, rankings_b, originals, extra, normaliser, resamples, seed) -> dict:
-    """The bootstrap on C@1 with every extra label, over the queries both models ranked."""
-    gold = label_sets(originals, extra)["original+extra"]
-    shared = sorted(set(rankings_a) & set(rankings_b))
-    a = per_query({q: rankings_a[q] for q in shared}, gold, (1,), normaliser)
-    b = per_query({q: rankings_b[q] for q in shared}, gold, (1,), normaliser)
-    result = bootstrap_queries_needed([a[q]["C@1"] for q in shared], [b[q]["C@1"] for q in shared],
-                                      resamples=resamples, seed=seed)
-    result["figure"] = "C@1, original+extra"
-    result["intervals"] = {str(size): list(bounds) for size, bounds in result["intervals"].items()}
-    return result
+def write_output(args: FireArgs, figures: dict) -> None:
+    """--output: fire.json, capclean's marker and the manifest, swapped into place."""
+    import json
 
+    from pipelines.output.folder import put_in_place, staging_for, write_marker
+    from pipelines.output.manifest import Clock, build_manifest, files_record, write_manifest
 
-def format_fire(figures: dict) -> str:
-    lines = [f"capclean fire: top {figures['depth']} of each query, AP divided by the relevant videos "
-             f"{'retrieved in it' if figures['ap_normaliser'] == 'retrieved' else 'labelled'}"]
-    if figures["unmatched_labels"]:
-        lines.append(f"  {figures['unmatched_labels']} label(s) name no predicted query and were left out")
-    for key in ("a", "b"):
-        if key not in figures:
-            continue
-        model = figures[key]
-        lines.append(f"model {key.upper()}: {model['predictions']}" + (f" ({model['model']})" if model["model"] else ""))
-        lines.append(f"  {'labels':<18}{'queries':>8}{'C@1':>8}{'C@5':>8}{'C@10':>8}{'mAP':>8}")
-        for name, row in model["label_sets"].items():
-            lines.append(f"  {name:<18}{row['queries']:>8}" + "".join(
-                f"{100 * row[f]:>8.1f}" for f in ("C@1", "C@5", "C@10", "mAP")))
-        if "by_length" in model:
-            lines.append(f"  {'words (orig+extra)':<18}{'queries':>8}{'C@1':>8}{'C@5':>8}{'C@10':>8}")
-            for name, row in model["by_length"].items():
-                lines.append(f"  {name:<18}{row['queries']:>8}" + "".join(
-                    f"{100 * row[f]:>8.1f}" for f in ("C@1", "C@5", "C@10")))
-    if "overlap" in figures:
-        overlap = figures["overlap"]
-        lines.append(f"A vs B on {overlap['queries']} queries: top-10 overlap {100 * overlap['top10_overlap']:.1f}, "
-                     f"RBO (p = {overlap['rbo_p']}) {overlap['rbo']:.3f}")
-        boot = figures["bootstrap"]
-        needed = boot["queries_needed"]
-        lines.append(f"bootstrap ({boot['figure']}, {boot['resamples']} resamples, seed {boot['seed']}): "
-                     f"A - B = {100 * boot['difference']:+.1f} points; "
-                     + (f"{needed} queries detect it at 95%" if needed else "no number of queries detects it at 95%"))
-    return "\n".join(lines)
-
-
-# ---------------------------------------------------------------- the predictions
-
-def read_predictions(path: str, depth: int = FIRE_DEPTH) -> tuple:
-    """({sen_id: [video_id, ...] best first, cut to `depth`}, {sen_id: caption} when a `caption` column is there)."""
-    path = table_path(path, "predictions")
-    rows = table_rows(path, PREDICTION_COLUMNS, ("caption",))
-    ranked, texts, first_seen = {}, {}, {}
-    for where, row in rows:
-        query = id_text(path, where, "sen_id", row["sen_id"])
-        video = id_text(path, where, "video_id", row["video_id"])
-        rank = whole_number(path, where, "rank", row["rank"])
-        number(path, where, "score", row["score"])
-        places = ranked.setdefault(query, {})
-        if rank in places:
-            raise FireInputError(f"{path}: {where} gives sen_id {query} rank {rank} again "
-                                 f"(first at {first_seen[(query, rank)]})")
-        if video in places.values():
-            raise FireInputError(f"{path}: {where} ranks video {video} twice for sen_id {query}")
-        places[rank] = video
-        first_seen[(query, rank)] = where
-        if row.get("caption"):
-            texts[query] = str(row["caption"])
-    if not ranked:
-        raise FireInputError(f"{path} holds no predictions")
-    return {query: [places[rank] for rank in sorted(places)][:depth] for query, places in ranked.items()}, texts
-
-
-# ---------------------------------------------------------------- the labels
-
-def read_labels(path: str) -> list:
-    """(where, query, video, positive, sources) per label; `sources` a frozenset of lower-case names."""
-    path = Path(path)
-    if path.suffix.lower() == ".json":
-        return fire_json_labels(path)
-    path = table_path(path, "labels")
-    labels = []
-    for where, row in table_rows(path, LABEL_COLUMNS):
-        query = id_text(path, where, "query", row["query"])
-        video = id_text(path, where, "video", row["video"])
-        sources = frozenset(part.strip().lower() for part in str(row["source"] or "").split(",") if part.strip())
-        if not sources:
-            raise FireInputError(f"{path}: {where} has no source (\"original\", or the model whose pool held it)")
-        labels.append((where, query, video, label_value(path, where, row["label"]), sources))
-    return labels
-
-
-def fire_json_labels(path: Path) -> list:
-    """The labels of FIRE's released JSON (mmr/datasets.py, FireDataset): the agreed `annotations`; the
-    `disagreements` have no label and are left out, as FIRE's own evaluation leaves them out."""
-    if not path.is_file():
-        raise FireInputError(f"{path} not found")
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        annotations = data["annotations"]
-    except (ValueError, KeyError, TypeError) as error:
-        raise FireInputError(f"{path} is not FIRE's label JSON (an object with \"annotations\"): "
-                             f"{str(error).splitlines()[0]}") from None
-    labels = []
-    for number_, item in enumerate(annotations, start=1):
-        where = f"annotation {number_}"
-        if not isinstance(item, dict) or any(key not in item for key in ("query", "video_id", "label", "models")):
-            raise FireInputError(f"{path}: {where} lacks one of query, video_id, label, models")
-        sources = frozenset(str(model).lower() for model in item["models"]) or frozenset({"fire"})
-        labels.append((where, id_text(path, where, "query", item["query"]),
-                       id_text(path, where, "video_id", item["video_id"]),
-                       label_value(path, where, item["label"]), sources))
-    return labels
-
-
-def gold_from_labels(labels, queries: set, texts: dict, path) -> tuple:
-    """({sen_id: original positive videos}, [(sen_id, video, sources) of extra positives], labels matched to no
-    predicted query). A label's query is a sen_id, or a caption text matched through `texts`."""
-    by_text = {}
-    for query, text in texts.items():
-        if query in queries:
-            by_text.setdefault(text.strip(), []).append(query)
-    originals = {query: set() for query in queries}
-    extra, unmatched = [], 0
-    for _where, query, video, positive, sources in labels:
-        targets = [query] if query in queries else by_text.get(query.strip(), [])
-        if not targets:
-            unmatched += 1
-            continue
-        for target in targets:
-            if positive and ORIGINAL in sources:
-                originals[target].add(video)
-            elif positive:
-                extra.append((target, video, sources - {ORIGINAL}))
-    return originals, extra, unmatched
-
-
-def label_value(path, where: str, value) -> bool:
-    text = str(value).strip().lower() if value is not None else ""
-    if text in POSITIVE:
-        return True
-    if text in NEGATIVE:
-        return False
-    raise FireInputError(f"{path}: {where}, column label: {value!r} is not 1/0, true/false or relevant/irrelevant")
-
-
-# ---------------------------------------------------------------- the captions
-
-def caption_texts(captions: str) -> dict:
-    """{sen_id: caption} of a capclean output or raw MSR-VTT folder."""
-    return {str(sen_id): text for sen_id, _video, _split, text in read_caption_records(captions)}
-
-
-def own_videos(captions: str, queries: set) -> dict:
-    """{sen_id: {its own video}}: the original positives, from the captions."""
-    return {str(sen_id): {str(video)} for sen_id, video, _split, _text in read_caption_records(captions)
-            if str(sen_id) in queries}
-
-
-def read_caption_records(captions: str) -> list:
-    if not Path(captions).is_dir():
-        raise FireInputError(f"--captions {captions}: not a folder (a capclean output or raw MSR-VTT)")
-    from pipelines.evaluation.caption_input import read_captions
-
-    return read_captions(captions)
-
-
-# ---------------------------------------------------------------- reading tables
-
-def table_path(path: str, what: str) -> Path:
-    path = Path(path)
-    if path.suffix.lower() not in TABLE_FORMATS:
-        raise FireInputError(f"{path}: {what} must be a .parquet or .csv file, not {path.suffix or 'no extension'!r}")
-    if not path.is_file():
-        raise FireInputError(f"{path} not found")
-    return path
-
-
-def table_rows(path: Path, columns: tuple, optional: tuple = ()):
-    """(where, {column: value}) per row of a Parquet ("row N") or CSV ("line N", 1 = the header) file."""
-    if path.suffix.lower() == ".parquet":
-        try:
-            names = pq.read_schema(path).names
-        except pa.ArrowException as error:
-            raise FireInputError(f"{path} is not a readable Parquet file: {str(error).splitlines()[0]}") from None
-        check_columns(path, names, columns)
-        wanted = list(columns) + [name for name in optional if name in names]
-        table = pq.read_table(path, columns=wanted).to_pydict()
-        return [(f"row {i + 1}", {name: table[name][i] for name in wanted}) for i in range(len(table[wanted[0]]))]
-    try:
-        with open(path, newline="", encoding="utf-8-sig") as handle:
-            reader = csv.DictReader(handle)
-            check_columns(path, reader.fieldnames or [], columns)
-            return [(f"line {reader.line_num}", row) for row in reader]
-    except UnicodeDecodeError as error:
-        raise FireInputError(f"{path} is not UTF-8 text: byte {error.start} cannot be decoded") from None
-
-
-def check_columns(path: Path, names, columns: tuple) -> None:
-    missing = [column for column in columns if column not in names]
-    if missing:
-        raise FireInputError(f"{path}: no column(s) {', '.join(missing)} (columns found: "
-                             f"{', '.join(names) or 'none'}); it needs {', '.join(columns)}")
-
-
-def id_text(path, where: str, column: str, value) -> str:
-    return cell_id(path, where, column, value, FireInputError)
-
-
-def number(path, where: str, column: str, value) -> float:
-    return cell_number(path, where, column, value, FireInputError)
-
-
-def whole_number(path, where: str, column: str, value) -> int:
-    result = number(path, where, column, value)
-    if not result.is_integer() or result < 1:
-        raise FireInputError(f"{path}: {where}, column {column}: {value!r} is not a whole number of at least 1")
-    return int(result)
+    output = Path(args.output).resolve()
+    files = {"--predictions": args.predictions, "--predictions-b": args.predictions_b, "--labels": args.labels,
+             "--captions": args.captions}
+    with staging_for(output) as staging:
+        staging.mkdir()
+        (staging / "fire.json").write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+        write_marker(staging, {"command": "fire"})
+        write_manifest(staging, build_manifest("fire", input_info=files_record(files), stats=figures, clock=Clock(),
+                                               settings={"model": args.model, "model_b": args.model_b,
+                                                         "depth": args.depth, "ap_normaliser": args.ap_normaliser,
+                                                         "rbo_p": args.rbo_p, "resamples": args.resamples,
+                                                         "seed": args.seed}))
+        put_in_place(staging, output, inputs_of(args))
+    print(f"capclean: figures written to {Path(args.output) / 'fire.json'}")

@@ -67,8 +67,10 @@ def read_stats(folder: Path) -> dict:
 
 
 def read_posrank_figures(figures) -> dict | None:
-    """The figures as a dict: given as one, or read from the JSON file `capclean posrank --json` wrote."""
-    return read_figures(figures, "PoSRank", HardnegReportError)
+    """The figures as a dict: given as one, or read from the JSON file `capclean posrank --json` wrote
+    (less its `written_by`)."""
+    figures = read_figures(figures, "PoSRank", HardnegReportError)
+    return None if figures is None else {key: value for key, value in figures.items() if key != "written_by"}
 
 
 def stats_parts(stats: dict) -> list:

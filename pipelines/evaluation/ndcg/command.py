@@ -1,91 +1,111 @@
 """`capclean ndcg`: a model's retrieval scores, or a baseline, against the graded relevance of
-`capclean relevance`: nDCG per proxy and direction, linear and exponential gain, and mAP.
-
-Reads (the method is transforms/evaluation/ndcg.py; docs/commands/ndcg.md says what each figure means):
-
-- the relevance: a `capclean relevance` output (or its relevance/ folder), one folder
-  proxy=NAME per proxy of Parquet files with video_id, sen_id, score (pairs with score > 0). The
-  gallery is every video and caption the files name, videos in natural order, captions by sen_id;
-- the scores: a Parquet or CSV file with columns sen_id, video_id, score, one row per pair of the
-  gallery; or a NumPy .npz with `scores` (captions x videos), `sen_ids` and `video_ids`; or the
-  word `random` (the exact expected value of a random ranking) or `oracle` (ranked by relevance);
-- for mAP, each caption's own video: from --captions, or else from the input the relevance
-  output's manifest.json records.
-"""
-import json
-import os
+`capclean relevance`: nDCG per proxy and direction, linear and exponential gain, and mAP
+(docs/commands/ndcg.md). What it reads is inputs.py, its page page.py; the method transforms/evaluation/ndcg.py."""
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
-import pyarrow.parquet as pq
-import scipy.sparse as sp
+from pipelines.commands.command import FILES, Command
 
-from transforms.errors import CapcleanError
-from transforms.evaluation.agreement import proxy_agreement
-from transforms.evaluation.ndcg import NdcgOptions, dense_score_blocks, map_table, ndcg_table, queries
-from transforms.read import video_order
-
-BASELINES = ("random", "oracle")
-SCORE_COLUMNS = ("sen_id", "video_id", "score")
-BATCH_ROWS = 1 << 20  # rows of a score or relevance file read at once
 WRITTEN_BY = "capclean ndcg"  # the mark of a JSON file this command wrote (and may replace)
 
 
-class NdcgInputError(CapcleanError):
-    """A relevance folder, scores file or JSON target that cannot be used; the message says which and why."""
-
-
 @dataclass(frozen=True)
-class Gallery:
-    """The videos and captions of the relevance: the rows and columns of every matrix, in this order."""
-    video_ids: tuple
-    sen_ids: tuple
+class NdcgArgs:
+    relevance: str
+    scores: str
+    captions: str | None = None
+    cutoff: str = "relevant"
+    json: str | None = None
+    report: str | None = None
+    no_agreement: bool = False
 
 
-# ---------------------------------------------------------------- the command
+class Ndcg(Command):
+    name = "ndcg"
+    help = ("nDCG per proxy (and mAP) of a model's scores, or of the random or oracle ranking, against the graded "
+            "relevance of `capclean relevance`")
+    Args = NdcgArgs
+    writes = FILES
+    example = ("--relevance", "{relevance}", "--scores", "random", "--json", "{out}/ndcg.json", "--report",
+               "{out}/ndcg.html")
 
-def ndcg_command(relevance_dir: str, scores: str, to_json: str | None = None, cutoff: str = "relevant",
-                 captions: str | None = None, report: str | None = None, agreement: bool = True) -> int:
-    options = NdcgOptions(cutoff=cutoff)
-    # Both targets are checked before the long part, so a refused one costs nothing.
-    json_path = check_json_target(to_json) if to_json else None
-    report_path = check_report_target(report) if report else None
-    folders = proxy_folders(relevance_dir)
+    def add_arguments(self, parser):
+        parser.add_argument("--relevance", required=True, metavar="DIR", help="the output folder of capclean "
+                            "relevance")
+        parser.add_argument("--scores", required=True, metavar="FILE", help="the model's scores: Parquet or CSV with "
+                            "columns sen_id, video_id, score, or .npz with scores (captions x videos), sen_ids, "
+                            "video_ids; or 'random' (the exact expected value) or 'oracle' (ranked by the relevance "
+                            "itself)")
+        parser.add_argument("--captions", metavar="RUN_OR_RAW", help="a capclean output or raw MSR-VTT, for each "
+                            "caption's own video (mAP; default: the input the relevance output records)")
+        parser.add_argument("--cutoff", choices=["relevant", "all", "within-relevant"], default="relevant",
+                            help="relevant: a query's DCG stops at its number of relevant items (the authors' code); "
+                            "all: the whole gallery; within-relevant: only the relevant items are ranked "
+                            "(default: %(default)s)")
+        parser.add_argument("--json", metavar="FILE", help="also write the figures to this JSON file (a new file, or "
+                            "one capclean ndcg wrote)")
+        parser.add_argument("--report", metavar="FILE", help="also write the figures, the random baseline and the "
+                            "proxies' agreement as a self-contained HTML page (a new file, or a page capclean wrote)")
+        parser.add_argument("--no-agreement", action="store_true", help="leave the proxies' agreement out of "
+                            "--report (on the full test split it costs about 2 minutes and every proxy's relevance "
+                            "in memory at once)")
+
+    def run(self, args: NdcgArgs) -> int:
+        from pipelines.evaluation.ndcg.inputs import NdcgInputError
+        from pipelines.output.json_files import check_json_target, write_json_file
+        from pipelines.output.page_files import check_page_target
+
+        # Both targets are checked before the long part, so a refused one costs nothing.
+        json_path = check_json_target(args.json, WRITTEN_BY, NdcgInputError) if args.json else None
+        report_path = check_page_target(args.report, "--report", NdcgInputError, "ndcg.html") if args.report else None
+        figures = ndcg_figures(args, with_page=report_path is not None)
+        if json_path:
+            write_json_file(json_path, figures)
+            print(f"capclean: figures written to {json_path}")
+        if report_path is not None:
+            from pipelines.evaluation.ndcg.page import write_ndcg_report
+
+            print(f"capclean: report written to {write_ndcg_report(figures, report_path)}")
+        return 0
+
+
+def ndcg_figures(args: NdcgArgs, with_page: bool) -> dict:
+    """nDCG of every proxy and mAP, printed; with the page, also the random baseline, the relevance's
+    settings and the proxies' agreement."""
+    from pipelines.evaluation.ndcg.inputs import (BASELINES, own_video_rows, proxy_folders, read_gallery,
+                                                  read_relevance, read_scores, relevance_settings)
+    from transforms.evaluation.agreement import proxy_agreement
+    from transforms.evaluation.ndcg import NdcgOptions, dense_score_blocks, map_table, ndcg_table, queries
+
+    options = NdcgOptions(cutoff=args.cutoff)
+    folders = proxy_folders(args.relevance)
     gallery = read_gallery(folders)
+    scores = args.scores
     ranking = scores if scores in BASELINES else dense_score_blocks(read_scores(scores, gallery))
-    figures = {"written_by": WRITTEN_BY, "relevance": str(Path(relevance_dir).resolve()), "scores": scores,
-               "cutoff": cutoff, "videos": len(gallery.video_ids), "captions": len(gallery.sen_ids), "proxies": {}}
+    figures = {"written_by": WRITTEN_BY, "relevance": str(Path(args.relevance).resolve()), "scores": scores,
+               "cutoff": args.cutoff, "videos": len(gallery.video_ids), "captions": len(gallery.sen_ids),
+               "proxies": {}}
     # The page shows the random baseline beside a model's (or the oracle's) figures: its closed form is one
     # pass over a matrix already read. The agreement needs every proxy's matrix at once, so only then are they kept.
-    with_random = report_path is not None and scores != "random"
+    with_random = with_page and scores != "random"
     kept = {}
     for proxy, folder in folders.items():
         relevance = read_relevance(folder, gallery)
         figures["proxies"][proxy] = ndcg_table(relevance, ranking, options)
         if with_random:
             figures.setdefault("random", {})[proxy] = ndcg_table(relevance, "random", options)
-        if report_path is not None and agreement:
+        if with_page and not args.no_agreement:
             kept[proxy] = queries(relevance, "v2t")  # one row per video: the paper's Fig. 8
-    own = own_video_rows(relevance_dir, captions, gallery)
+    own = own_video_rows(args.relevance, args.captions, gallery)
     if scores != "oracle" and own is not None:
         figures["map"] = map_table(own, len(gallery.video_ids), ranking, options)
     if with_random and own is not None:
         figures["map_random"] = map_table(own, len(gallery.video_ids), "random", options)
     print(format_ndcg(figures))
-    if report_path is not None:
-        figures["settings"] = relevance_settings(relevance_dir)
-        figures["agreement"] = proxy_agreement(kept) if agreement else None
-    if json_path:
-        write_json(json_path, figures)
-        print(f"capclean: figures written to {json_path}")
-    if report_path is not None:
-        from pipelines.evaluation.ndcg.page import write_ndcg_report
-
-        print(f"capclean: report written to {write_ndcg_report(figures, report_path)}")
-    return 0
+    if with_page:
+        figures["settings"] = relevance_settings(args.relevance)
+        figures["agreement"] = proxy_agreement(kept) if not args.no_agreement else None
+    return figures
 
 
 def format_ndcg(figures: dict) -> str:
@@ -104,266 +124,3 @@ def format_ndcg(figures: dict) -> str:
     elif figures["scores"] != "oracle":
         lines.append("  mAP: left out (no caption's own video: give --captions)")
     return "\n".join(lines)
-
-
-# ---------------------------------------------------------------- the relevance
-
-def proxy_folders(path: str) -> dict:
-    """{proxy: folder} of a `capclean relevance` output or of its relevance/ folder."""
-    root = Path(path)
-    if not root.exists():
-        raise NdcgInputError(f"--relevance {path}: no such folder")
-    if (root / "relevance").is_dir():
-        root = root / "relevance"
-    folders = {folder.name.split("=", 1)[1]: folder for folder in sorted(root.glob("proxy=*")) if folder.is_dir()}
-    if not folders:
-        raise NdcgInputError(f"--relevance {path}: no proxy=NAME folder in it; give the output folder of "
-                             "capclean relevance")
-    return folders
-
-
-def parquet_files(folder: Path) -> list:
-    files = sorted(folder.glob("*.parquet"))
-    if not files:
-        raise NdcgInputError(f"{folder}: no Parquet files")
-    return files
-
-
-def _relevance_batches(folder: Path):
-    for path in parquet_files(folder):
-        try:
-            handle = pq.ParquetFile(path)
-            for batch in handle.iter_batches(batch_size=BATCH_ROWS, columns=list(SCORE_COLUMNS)):
-                yield path, batch
-        except (pa.ArrowInvalid, pa.ArrowTypeError, KeyError, ValueError) as error:
-            raise NdcgInputError(f"{path}: not a relevance table with columns video_id, sen_id, score "
-                                 f"({str(error).splitlines()[0]})") from None
-
-
-def read_gallery(folders: dict) -> Gallery:
-    """Every video and caption any proxy names (a caption's own video has relevance 1, so all appear)."""
-    videos, sen_ids = set(), set()
-    for folder in folders.values():
-        for _, batch in _relevance_batches(folder):
-            videos.update(pc.unique(batch.column("video_id")).to_pylist())
-            sen_ids.update(pc.unique(batch.column("sen_id")).to_pylist())
-    return Gallery(tuple(sorted(videos, key=video_order)), tuple(sorted(sen_ids)))
-
-
-def read_relevance(folder: Path, gallery: Gallery) -> sp.csr_matrix:
-    """One proxy's relevance as a (videos x captions) CSR matrix in the gallery's order."""
-    rows, columns, scores = [], [], []
-    for path, batch in _relevance_batches(folder):
-        rows.append(_positions(batch.column("video_id"), gallery.video_ids, path, "video_id"))
-        columns.append(_positions(batch.column("sen_id"), gallery.sen_ids, path, "sen_id"))
-        scores.append(batch.column("score").to_numpy(zero_copy_only=False).astype(np.float32))
-    data = np.concatenate(scores)
-    if not np.isfinite(data).all() or (data < 0).any():
-        raise NdcgInputError(f"{folder}: a relevance score is negative or not a number")
-    matrix = sp.coo_matrix((data, (np.concatenate(rows), np.concatenate(columns))),
-                           shape=(len(gallery.video_ids), len(gallery.sen_ids))).tocsr()
-    if matrix.nnz != data.size:
-        raise NdcgInputError(f"{folder}: a (video_id, sen_id) pair appears twice")
-    return matrix
-
-
-def _positions(column, ids: tuple, path, name: str) -> np.ndarray:
-    """Each value's position in `ids`; an id not among them is an error naming it."""
-    positions = pc.index_in(column, value_set=pa.array(ids, type=column.type))
-    if positions.null_count:
-        missing = column.filter(pc.is_null(positions))[0].as_py()
-        raise NdcgInputError(f"{path}: {name} {missing!r} is not in the relevance (its videos and captions)")
-    return positions.to_numpy(zero_copy_only=False).astype(np.int64)
-
-
-# ---------------------------------------------------------------- the scores
-
-def read_scores(path: str, gallery: Gallery) -> np.ndarray:
-    """The model's (videos x captions) scores in the gallery's order, float32; every pair must be there."""
-    file = Path(path)
-    if not file.is_file():
-        raise NdcgInputError(f"--scores {path}: no such file (or give random or oracle)")
-    suffix = file.suffix.lower()
-    if suffix == ".npz":
-        return read_npz_scores(file, gallery)
-    if suffix not in (".parquet", ".csv"):
-        raise NdcgInputError(f"--scores {path}: expected a .parquet, .csv or .npz file, or random or oracle")
-    scores = np.full((len(gallery.video_ids), len(gallery.sen_ids)), np.nan, dtype=np.float32)
-    for batch in _score_batches(file):
-        rows = _positions(batch.column("video_id"), gallery.video_ids, file, "video_id")
-        columns = _positions(batch.column("sen_id"), gallery.sen_ids, file, "sen_id")
-        values = batch.column("score").to_numpy(zero_copy_only=False).astype(np.float32)
-        if np.isnan(values).any():
-            raise NdcgInputError(f"{file}: a score is empty or not a number")
-        if not np.isnan(scores[rows, columns]).all() or _has_repeats(rows, columns, scores.shape[1]):
-            raise NdcgInputError(f"{file}: a (sen_id, video_id) pair has more than one score")
-        scores[rows, columns] = values
-    _check_complete(scores, gallery, file)
-    return scores
-
-
-def _score_batches(file: Path):
-    """Record batches of sen_id (int64), video_id (string), score (float64) of a Parquet or CSV file."""
-    types = {"sen_id": pa.int64(), "video_id": pa.string(), "score": pa.float64()}
-    try:
-        if file.suffix.lower() == ".parquet":
-            handle = pq.ParquetFile(file)
-            missing = [name for name in SCORE_COLUMNS if name not in handle.schema_arrow.names]
-            if missing:
-                raise NdcgInputError(f"{file}: no column {', '.join(missing)} (needs sen_id, video_id, score)")
-            for batch in handle.iter_batches(batch_size=BATCH_ROWS, columns=list(SCORE_COLUMNS)):
-                yield pa.record_batch([batch.column(name).cast(types[name]) for name in SCORE_COLUMNS],
-                                      names=list(SCORE_COLUMNS))
-        else:
-            import pyarrow.csv as csv
-
-            reader = csv.open_csv(file, convert_options=csv.ConvertOptions(column_types=types,
-                                                                           include_columns=list(SCORE_COLUMNS)))
-            for batch in reader:
-                yield batch
-    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, pa.ArrowKeyError) as error:
-        raise NdcgInputError(f"{file}: not a table of sen_id, video_id, score "
-                             f"({str(error).splitlines()[0]})") from None
-
-
-def _has_repeats(rows: np.ndarray, columns: np.ndarray, width: int) -> bool:
-    cells = rows * width + columns
-    return np.unique(cells).size != cells.size
-
-
-def _check_complete(scores: np.ndarray, gallery: Gallery, file: Path) -> None:
-    missing = np.argwhere(np.isnan(scores))
-    if missing.size:
-        video, caption = missing[0]
-        raise NdcgInputError(f"{file}: {len(missing):,} of the {scores.size:,} (caption, video) pairs have no "
-                             f"score, e.g. sen_id {gallery.sen_ids[caption]}, video_id {gallery.video_ids[video]}")
-
-
-def read_npz_scores(file: Path, gallery: Gallery) -> np.ndarray:
-    """`scores` (captions x videos) of a .npz, with `sen_ids` (rows) and `video_ids` (columns)."""
-    try:
-        with np.load(file, allow_pickle=False) as arrays:
-            missing = [key for key in ("scores", "sen_ids", "video_ids") if key not in arrays]
-            if missing:
-                raise NdcgInputError(f"{file}: no array {', '.join(missing)} (needs scores, sen_ids, video_ids)")
-            matrix, sen_ids, video_ids = arrays["scores"], arrays["sen_ids"], arrays["video_ids"]
-    except (OSError, ValueError) as error:
-        raise NdcgInputError(f"{file}: not a NumPy .npz file ({str(error).splitlines()[0]})") from None
-    if matrix.shape != (len(sen_ids), len(video_ids)):
-        raise NdcgInputError(f"{file}: scores is {matrix.shape}, not ({len(sen_ids)} sen_ids x "
-                             f"{len(video_ids)} video_ids)")
-    rows = _npz_order(file, "sen_ids", [int(value) for value in sen_ids], gallery.sen_ids)
-    columns = _npz_order(file, "video_ids", [str(value) for value in video_ids], gallery.video_ids)
-    scores = np.asarray(matrix, dtype=np.float32)[np.ix_(rows, columns)].T
-    if np.isnan(scores).any():
-        raise NdcgInputError(f"{file}: a score is not a number")
-    return np.ascontiguousarray(scores)
-
-
-def _npz_order(file: Path, name: str, given: list, wanted: tuple) -> np.ndarray:
-    """The index in `given` of each id of `wanted`; the two must hold the same ids, once each."""
-    where = {value: index for index, value in enumerate(given)}
-    if len(where) != len(given):
-        raise NdcgInputError(f"{file}: {name} names an id twice")
-    wanted_set = set(wanted)  # once: 59,800 sen_ids on the test split
-    extra = [value for value in given if value not in wanted_set]
-    missing = [value for value in wanted if value not in where]
-    if extra or missing:
-        example = f"{extra[0]!r} is not in the relevance" if extra else f"{missing[0]!r} of the relevance is missing"
-        raise NdcgInputError(f"{file}: {name} do not match the relevance ({example})")
-    return np.array([where[value] for value in wanted], dtype=np.int64)
-
-
-# ---------------------------------------------------------------- own videos (mAP)
-
-def own_video_rows(relevance_dir: str, captions: str | None, gallery: Gallery):
-    """The row of each caption's own video, from --captions or the relevance's recorded input; None if neither."""
-    source = captions or _recorded_input(relevance_dir)
-    if source is None:
-        return None
-    if not Path(source).exists():
-        raise NdcgInputError(f"--captions {source}: no such file or folder")
-    from pipelines.evaluation.caption_input import read_captions
-
-    video_of = {sen_id: video for sen_id, video, _, _ in read_captions(source)}
-    row_of = {video: row for row, video in enumerate(gallery.video_ids)}
-    rows = []
-    for sen_id in gallery.sen_ids:
-        if video_of.get(sen_id) not in row_of:
-            raise NdcgInputError(f"{source}: caption {sen_id} of the relevance is not there, or its video is not "
-                                 "in the relevance")
-        rows.append(row_of[video_of[sen_id]])
-    return np.array(rows, dtype=np.int64)
-
-
-def _recorded_input(relevance_dir: str):
-    try:
-        path = _relevance_manifest(relevance_dir)["input"]["path"]
-    except (KeyError, TypeError):
-        return None
-    return path if Path(path).exists() else None
-
-
-def _relevance_manifest(relevance_dir: str) -> dict:
-    """The manifest.json of the relevance output (DIR, or its parent when DIR is its relevance/ folder); {} if none."""
-    root = Path(relevance_dir)
-    for folder in (root, root.parent):
-        manifest = folder / "manifest.json"
-        if manifest.is_file():
-            try:
-                found = json.loads(manifest.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
-                return {}
-            return found if isinstance(found, dict) else {}
-    return {}
-
-
-def relevance_settings(relevance_dir: str) -> dict:
-    """How the relevance was built, as its manifest records it (split, reading, input) and the pairs
-    per proxy its stats.json counts; what is not recorded is left out (the page says "not recorded")."""
-    manifest = _relevance_manifest(relevance_dir)
-    settings = manifest.get("settings") if isinstance(manifest.get("settings"), dict) else {}
-    found = {key: settings[key] for key in ("split", "reading") if key in settings}
-    if isinstance(manifest.get("input"), dict) and "path" in manifest["input"]:
-        found["input"] = manifest["input"]["path"]
-    root = Path(relevance_dir)
-    for folder in (root, root.parent):
-        try:
-            stats = json.loads((folder / "stats.json").read_text(encoding="utf-8"))
-            found["pairs"] = {proxy: figures["pairs"] for proxy, figures in stats["proxies"].items()}
-            break
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            continue
-    return found
-
-
-# ---------------------------------------------------------------- the JSON file
-
-def check_json_target(path: str) -> Path:
-    """--json: a new file, or an earlier one of this command's (never another file of the user's)."""
-    target = Path(path)
-    if target.is_dir():
-        raise NdcgInputError(f"--json {path} is a folder; name a file")
-    if target.exists():
-        try:
-            earlier = json.loads(target.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            earlier = None
-        if not isinstance(earlier, dict) or earlier.get("written_by") != WRITTEN_BY:
-            raise NdcgInputError(f"--json {path} exists and was not written by capclean ndcg; name a new file")
-    return target
-
-
-def check_report_target(path: str) -> Path:
-    """--report: a new file, or a page capclean wrote; never another file of the user's."""
-    from pipelines.output.page_files import check_page_target
-
-    return check_page_target(path, "--report", NdcgInputError, "ndcg.html")
-
-
-def write_json(path: Path, figures: dict) -> None:
-    """Written beside the target, then renamed over it: an interrupted write leaves the earlier file whole."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    staging = path.with_name(f".{path.name}.partial")
-    staging.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
-    os.replace(staging, path)

@@ -1,166 +1,60 @@
-"""`capclean posrank`: score a model's output on the hard negatives of `capclean hardneg`.
+"""`capclean posrank`: PoSRank of a model's scores on the hard negatives of `capclean hardneg`
+(docs/commands/posrank.md). What it reads is inputs.py; the method transforms/evaluation/posrank.py;
+its page is hardneg's (pipelines/evaluation/hardneg/page.py) with a PoSRank section."""
+from dataclasses import dataclass
 
-The command reads two things and prints PoSRank per part of speech (transforms/evaluation/posrank.py):
+from pipelines.commands.command import FILES, Command
 
-- the `hardneg/` folder: Parquet files with the HARDNEG schema, one row per hard negative;
-- the model's scores: a Parquet or CSV file with columns `video_id`, `text_id`, `score`, one row
-  per (video, text) pair, `text_id` being the true caption's sen_id or a negative's negative_id.
-"""
-import csv
-import json
-from pathlib import Path
-
-import pyarrow as pa
-import pyarrow.parquet as pq
-
-from pipelines.evaluation.table_cells import cell_id, cell_number
-from transforms.errors import CapcleanError
-from transforms.evaluation.posrank import NEGATIVE_COLUMNS, format_posrank, posrank_by_part, posrank_figures
-
-SCORE_COLUMNS = ("video_id", "text_id", "score")
-SCORE_FORMATS = (".parquet", ".csv")
+WRITTEN_BY = "capclean posrank"  # the mark of a JSON file this command wrote (and may replace)
 
 
-class ScoresError(CapcleanError):
-    """A scores file that cannot be read; the message names the file and the row or column."""
+@dataclass(frozen=True)
+class PosrankArgs:
+    negatives: str
+    scores: str
+    json: str | None = None
+    report: str | None = None
 
 
-class NegativesFolderError(CapcleanError):
-    """A folder that is not a `hardneg/` table."""
+class Posrank(Command):
+    name = "posrank"
+    help = "PoSRank of a model's scores on the hard negatives of `capclean hardneg`"
+    Args = PosrankArgs
+    writes = FILES
+    example = ("--negatives", "{hardneg}", "--scores", "{scores_for_hardneg}", "--json", "{out}/posrank.json",
+               "--report", "{out}/posrank.html")
 
+    def add_arguments(self, parser):
+        parser.add_argument("--negatives", required=True, metavar="DIR", help="the output folder of capclean "
+                            "hardneg (or its hardneg/ folder)")
+        parser.add_argument("--scores", required=True, metavar="FILE",
+                            help="the model's scores: Parquet or CSV with columns video_id, text_id, score")
+        parser.add_argument("--json", metavar="FILE", help="also write the figures to this JSON file (a new file, "
+                            "or one capclean posrank wrote)")
+        parser.add_argument("--report", metavar="FILE", help="also write the hard-negative report with this model's "
+                            "PoSRank to this HTML file (a new file, or a page capclean wrote)")
 
-# ---------------------------------------------------------------- the command
-
-def posrank_command(hardneg_dir: str, scores_path: str, to_json: str | None = None,
-                    report_to: str | None = None) -> int:
-    """Print the PoSRank table of the scores on the negatives; with `to_json`, also write the figures there;
-    with `report_to`, write there the hard-negative report with a PoSRank section (pipelines/evaluation/hardneg/page.py)."""
-    # Checked before scoring, so a folder without stats.json, or a user's file at report_to, is refused
-    # before the long part.
-    output_dir = hardneg_output_folder(hardneg_dir) if report_to else None
-    if report_to:
+    def run(self, args: PosrankArgs) -> int:
+        from pipelines.evaluation.posrank.inputs import (NegativesFolderError, hardneg_output_folder, read_negatives,
+                                                         read_scores)
+        from pipelines.output.json_files import check_json_target, write_json_file
         from pipelines.output.page_files import check_page_target
-        check_page_target(report_to, "--report", NegativesFolderError, "report.html")
-    result = posrank_by_part(read_negatives(hardneg_dir), read_scores(scores_path))
-    print(format_posrank(result))
-    if to_json:
-        path = Path(to_json)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(posrank_figures(result), indent=2) + "\n", encoding="utf-8")
-        print(f"capclean: figures written to {path}")
-    if report_to:
-        from pipelines.evaluation.hardneg.page import write_hardneg_report
+        from transforms.evaluation.posrank import format_posrank, posrank_by_part, posrank_figures
 
-        path = write_hardneg_report(output_dir, posrank_figures(result), report_to)
-        print(f"capclean: report written to {path}")
-    return 0
+        # Checked before scoring, so a folder without stats.json, or a user's file at --json or --report, is
+        # refused before the long part.
+        json_path = check_json_target(args.json, WRITTEN_BY, NegativesFolderError) if args.json else None
+        output_dir = hardneg_output_folder(args.negatives) if args.report else None
+        if args.report:
+            check_page_target(args.report, "--report", NegativesFolderError, "report.html")
+        result = posrank_by_part(read_negatives(args.negatives), read_scores(args.scores))
+        print(format_posrank(result))
+        if json_path:
+            write_json_file(json_path, {"written_by": WRITTEN_BY, **posrank_figures(result)})
+            print(f"capclean: figures written to {json_path}")
+        if args.report:
+            from pipelines.evaluation.hardneg.page import write_hardneg_report
 
-
-def hardneg_output_folder(folder: str) -> Path:
-    """The output folder of `capclean hardneg` (with stats.json) that `--negatives` names, or whose hardneg/
-    it names."""
-    folder = Path(folder)
-    for candidate in (folder, folder.parent):
-        if (candidate / "stats.json").is_file() and (candidate / "hardneg").is_dir():
-            return candidate
-    raise NegativesFolderError(f"{folder} is not in an output folder of capclean hardneg (no stats.json beside "
-                               "hardneg/): the report needs one")
-
-
-# ---------------------------------------------------------------- the negatives
-
-def read_negatives(folder: str) -> dict:
-    """The columns PoSRank needs of every Parquet file in a `hardneg/` folder, as lists (`to_pydict`).
-
-    The folder itself, or an output folder holding `hardneg/`.
-    """
-    folder = Path(folder)
-    if (folder / "hardneg").is_dir():
-        folder = folder / "hardneg"
-    files = sorted(folder.glob("*.parquet")) if folder.is_dir() else []
-    if not files:
-        raise NegativesFolderError(f"{folder} holds no Parquet files: it is not the hardneg/ folder "
-                                   "`capclean hardneg` writes")
-    columns = {column: [] for column in NEGATIVE_COLUMNS}
-    for file in files:
-        check_negative_columns(file)
-        for column, values in pq.read_table(file, columns=list(NEGATIVE_COLUMNS)).to_pydict().items():
-            columns[column].extend(values)
-    return columns
-
-
-def check_negative_columns(file: Path) -> None:
-    names = parquet_column_names(file, NegativesFolderError)
-    missing = [column for column in NEGATIVE_COLUMNS if column not in names]
-    if missing:
-        raise NegativesFolderError(f"{file} has no column(s) {', '.join(missing)}: it is not a hardneg/ table")
-
-
-def parquet_column_names(path: Path, error_class) -> list:
-    try:
-        return pq.read_schema(path).names
-    except pa.ArrowException as error:
-        # pyarrow's message may run over several lines; its first says what is wrong.
-        raise error_class(f"{path} is not a readable Parquet file: {str(error).splitlines()[0]}") from error
-
-
-# ---------------------------------------------------------------- the scores
-
-def read_scores(path: str) -> dict:
-    """{(video_id, text_id): score} from a Parquet or CSV file, text_id as a string ("123", "123-noun-word-0")."""
-    path = Path(path)
-    if path.suffix.lower() not in SCORE_FORMATS:
-        raise ScoresError(f"{path}: scores must be a .parquet or .csv file, not {path.suffix or 'no extension'!r}")
-    if not path.is_file():
-        raise ScoresError(f"{path} not found")
-    rows = parquet_rows(path) if path.suffix.lower() == ".parquet" else csv_rows(path)
-    try:
-        return scores_from_rows(path, rows)
-    except UnicodeDecodeError as error:
-        raise ScoresError(f"{path} is not UTF-8 text: byte {error.start} cannot be decoded") from None
-
-
-def parquet_rows(path: Path):
-    """(where, video_id, text_id, score) per row, `where` = "row N" (1 = the first row)."""
-    check_score_columns(path, parquet_column_names(path, ScoresError))
-    columns = pq.read_table(path, columns=list(SCORE_COLUMNS)).to_pydict()
-    for number, values in enumerate(zip(*(columns[column] for column in SCORE_COLUMNS)), start=1):
-        yield (f"row {number}", *values)
-
-
-def csv_rows(path: Path):
-    """(where, video_id, text_id, score) per row, `where` = "line N" of the file (1 = the header)."""
-    # utf-8-sig: a CSV saved by Excel starts with a byte-order mark that would stick to "video_id".
-    with open(path, newline="", encoding="utf-8-sig") as handle:
-        reader = csv.DictReader(handle)
-        check_score_columns(path, reader.fieldnames or [])
-        for row in reader:
-            yield (f"line {reader.line_num}", *(row[column] for column in SCORE_COLUMNS))
-
-
-def check_score_columns(path: Path, names) -> None:
-    missing = [column for column in SCORE_COLUMNS if column not in names]
-    if missing:
-        raise ScoresError(f"{path}: no column(s) {', '.join(missing)} (columns found: {', '.join(names) or 'none'}); "
-                          f"scores need {', '.join(SCORE_COLUMNS)}")
-
-
-def scores_from_rows(path: Path, rows) -> dict:
-    scores, first_seen = {}, {}
-    for where, video_id, text_id, score in rows:
-        pair = (id_text(path, where, "video_id", video_id), id_text(path, where, "text_id", text_id))
-        score = score_number(path, where, score)
-        if pair in scores and scores[pair] != score:
-            raise ScoresError(f"{path}: {where} scores ({pair[0]}, {pair[1]}) {score}, but {first_seen[pair]} "
-                              f"scored it {scores[pair]}")
-        first_seen.setdefault(pair, where)
-        scores[pair] = score
-    return scores
-
-
-def id_text(path: Path, where: str, column: str, value) -> str:
-    return cell_id(path, where, column, value, ScoresError)
-
-
-def score_number(path: Path, where: str, value) -> float:
-    return cell_number(path, where, "score", value, ScoresError)
+            path = write_hardneg_report(output_dir, posrank_figures(result), args.report)
+            print(f"capclean: report written to {path}")
+        return 0

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from pipelines.evaluation.evaluation_io import write_stats
-from transforms.errors import CapcleanError, ConfigError
+from transforms.errors import CapcleanError
 
 log = logging.getLogger("capclean")
 
@@ -35,91 +35,6 @@ class RelevanceRun:
     met_queries: int | None = None  # met: None, every caption against every video; else a sample
     met_seed: int = 0
     met_pairs_file: str | None = None  # met: only the pairs of this CSV
-
-
-def add_relevance_arguments(command) -> None:
-    from pipelines.evaluation.evaluation_io import add_evaluation_io_arguments
-    from transforms.evaluation.relevance_reading import PROXIES, STOP_LISTS, TOKENIZATIONS, VIDEO_SETS, RelevanceReading
-
-    default = RelevanceReading()
-    add_evaluation_io_arguments(command, "relevance/, stats.json and manifest.json")
-    which = command.add_argument_group("captions")
-    which.add_argument("--split", default="test", help="the split whose videos and captions are paired (default: "
-                       "test; 'all' for every split)")
-    which.add_argument("--videos", metavar="FILE", help="only these videos: a CSV with a video_id column (as "
-                       "retrieval_splits/MSRVTT_JSFUSION_test.csv) or one id a line")
-    which.add_argument("--proxies", default=",".join(PROXIES), metavar="LIST",
-                       help=f"comma-separated of {','.join(PROXIES + ('met',))} (default: %(default)s)")
-    add_met_arguments(command)
-    reading = command.add_argument_group("reading of the construction (defaults: the paper's, as docs/commands/"
-                                         "relevance.md reads it)")
-    reading.add_argument("--video-threshold", type=float, default=default.video_threshold, metavar="SHARE",
-                         help="a video's set: the words in at least this share of its captions (default: "
-                              "%(default)s; 0: the union of its captions)")
-    reading.add_argument("--video-sets", choices=VIDEO_SETS, default=default.video_sets,
-                         help="threshold: one set per video; caption-mean / caption-max: the mean / best IoU "
-                              "with each of the video's captions (default: %(default)s)")
-    reading.add_argument("--stop-list", choices=STOP_LISTS, default=default.stop_list,
-                         help="bow's stop words: spaCy's English list or none (default: %(default)s)")
-    reading.add_argument("--tokens", choices=TOKENIZATIONS, default=default.tokens,
-                         help="bow's words: spaCy's tokens, punctuation dropped, or the caption split at spaces "
-                              "as the authors' script (default: %(default)s)")
-    reading.add_argument("--keep-case", action="store_true", help="compare words as written (the authors' "
-                         "script) instead of lower-cased")
-    reading.add_argument("--lemmas", action="store_true", help="bow and pos compare spaCy's lemmas, not the words")
-    reading.add_argument("--pos-weights", default="verb=0.5,noun=0.5", metavar="LIST",
-                         help="pos and syn: the parts of speech and their weights (default: %(default)s)")
-    reading.add_argument("--aux-as-verbs", action="store_true", help="count auxiliaries (is, are) as verbs, as "
-                         "spaCy 2 tagged them")
-    reading.add_argument("--syn-video-senses", choices=["captions", "video-context"], default=default.syn_video_senses,
-                         help="syn: a video's synsets are its captions' that pass the threshold, or its words' "
-                              "that pass it, each given a Lesk sense in all its captions (default: %(default)s)")
-    reading.add_argument("--own-captions", choices=["one", "iou"], default="one",
-                         help="a video's own captions: relevance 1 (the paper) or their IoU (default: %(default)s)")
-    command.add_argument("--chunk-captions", type=int, metavar="N", help="captions paired with every video at "
-                         "once (default: about 20 million pairs a chunk)")
-
-
-# transforms/evaluation/met_relevance.py's KERNELS, written out: importing it would load NLTK for every command.
-MET_KERNELS = ("max", "mean", "match")
-
-
-def add_met_arguments(command) -> None:
-    met = command.add_argument_group("met (METEOR; docs/evaluation/meteor.md)")
-    met.add_argument("--met-kernel", choices=MET_KERNELS, default="max", help="a caption against a video's "
-                     "captions: the best METEOR (NLTK's several references), the mean, or the match kernel "
-                     "(default: %(default)s)")
-    met.add_argument("--met-queries", type=int, metavar="N", help="a seeded sample of N captions, each against "
-                     "every video (default: every caption; the test split takes about 30 CPU minutes)")
-    met.add_argument("--met-seed", type=int, default=0, help="the sample's seed (default: %(default)s)")
-    met.add_argument("--met-pairs", metavar="FILE", help="only these pairs: a CSV with video_id and sen_id columns, "
-                     "such as a model's top-k")
-
-
-def reading_from_arguments(args):
-    from transforms.evaluation.relevance_reading import RelevanceReading, parts_from_weights
-
-    return RelevanceReading(video_threshold=args.video_threshold, video_sets=args.video_sets,
-                            stop_list=args.stop_list, tokens=args.tokens, lowercase=not args.keep_case,
-                            lemmas=args.lemmas, parts=parts_from_weights(args.pos_weights, args.aux_as_verbs),
-                            own_captions_one=args.own_captions == "one", syn_video_senses=args.syn_video_senses)
-
-
-def run_from_arguments(args) -> RelevanceRun:
-    from transforms.evaluation.relevance_reading import PROXIES
-
-    proxies = tuple(dict.fromkeys(name.strip() for name in args.proxies.split(",") if name.strip()))
-    unknown = [name for name in proxies if name not in PROXIES + ("met",)]
-    if unknown or not proxies:
-        raise ConfigError(f"--proxies {args.proxies}: choose from {', '.join(PROXIES + ('met',))}")
-    if args.met_queries is not None and args.met_queries < 1:
-        raise ConfigError(f"--met-queries must be at least 1, not {args.met_queries}")
-    if args.chunk_captions is not None and args.chunk_captions < 1:
-        raise ConfigError(f"--chunk-captions must be at least 1, not {args.chunk_captions}")
-    if not Path(args.input).exists():
-        raise CapcleanError(f"--input {args.input}: no such file or folder")
-    return RelevanceRun(args.input, None if args.split == "all" else args.split, args.videos, proxies,
-                        args.chunk_captions, args.met_kernel, args.met_queries, args.met_seed, args.met_pairs)
 
 
 def selected_captions(run: RelevanceRun) -> list:
@@ -243,24 +158,3 @@ def format_figures(figures: dict) -> str:
         lines.append(f"  {proxy:<6} {entry['pairs']:>13,} {100 * entry['density']:>7.2f}% {entry['mean_score']:>7.4f} "
                      f"{entry['seconds']:>8.1f}")
     return "\n".join(lines)
-
-
-def relevance_command(args) -> int:
-    """The command: checks, then the run in a staging folder swapped in at the end (as `capclean overlap`)."""
-    from pipelines.evaluation.evaluation_io import claim_output, seal_output
-    from pipelines.output.manifest import Clock
-    from pipelines.output.folder import staging_for
-
-    clock = Clock()
-    reading = reading_from_arguments(args)
-    run = run_from_arguments(args)
-    output, input_and_run = claim_output(args.input, args.output, args.overwrite)
-    started = time.monotonic()
-    clock.phase("prepare")
-    with staging_for(output) as staging:
-        figures = run_relevance(run, reading, staging)
-        clock.phase("relevance")
-        seal_output(staging, output, "relevance", args.input, input_and_run, figures, clock)
-    print(f"capclean relevance: done in {time.monotonic() - started:.1f} s; output in {output}")
-    print(format_figures(figures))
-    return 0

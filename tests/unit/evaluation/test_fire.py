@@ -140,7 +140,7 @@ def test_two_models_end_to_end_with_parquet_and_csv(tmp_path, capsys):
         ["1", "v1", "1", "original"], ["2", "v2", "1", "original"],
         ["2", "v3", "relevant", "ssb"], ["1", "v3", "0", "clip4clip"], ["9", "v9", "1", "ssb"]])
     assert main(["fire", "--predictions", str(tmp_path / "a.parquet"), "--predictions-b", str(tmp_path / "b.csv"),
-                 "--labels", str(tmp_path / "labels.csv"), "--model", "clip4clip", "--out", str(tmp_path / "out")]) == 0
+                 "--labels", str(tmp_path / "labels.csv"), "--model", "clip4clip", "--output", str(tmp_path / "out")]) == 0
     printed = capsys.readouterr().out
     assert "1 label(s) name no predicted query" in printed
     figures = json.loads((tmp_path / "out" / "fire.json").read_text())
@@ -167,7 +167,7 @@ def test_the_fire_label_fixture_matched_by_caption_text(tmp_path, capsys, write_
     write_csv(tmp_path / "a.csv", HEADER, ranked_rows({"0": ["video20", "video1", "video30", "video40"],
                                                       "1": ["video40", "video10", "video2"]}))
     assert main(["fire", "--predictions", str(tmp_path / "a.csv"), "--labels", str(FIXTURE), "--captions", str(raw),
-                 "--model", "CLIP4CLIP", "--out", str(tmp_path / "out")]) == 0
+                 "--model", "CLIP4CLIP", "--output", str(tmp_path / "out")]) == 0
     sets = json.loads((tmp_path / "out" / "fire.json").read_text())["a"]["label_sets"]
     # original (each caption's own video, from the captions): ranks 2 and 3 -> C@1 0, mAP (1/2 + 1/3) / 2
     assert sets["original"]["C@1"] == 0 and sets["original"]["mAP"] == pytest.approx(0.4167, abs=HAND)

@@ -8,7 +8,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from pipelines.cli import main
-from pipelines.evaluation.fire.command import FireInputError
+from pipelines.evaluation.fire.inputs import FireInputError
 from pipelines.evaluation.fire.page import FireReportError, write_fire_report
 from pipelines.cleaning.report import section
 

@@ -11,7 +11,8 @@ import pytest
 from pipelines.evaluation.evaluation_io import write_stats
 from pipelines.evaluation.hardneg.graph import hardneg_figures
 from pipelines.evaluation.hardneg.page import HardnegReportError, write_hardneg_report
-from pipelines.evaluation.posrank.command import NegativesFolderError, posrank_command
+from pipelines.evaluation.posrank.command import PosrankArgs, Posrank
+from pipelines.evaluation.posrank.inputs import NegativesFolderError
 from schemas.evaluation_tables import HARDNEG, POS
 from transforms.evaluation.hardneg import HardnegSettings
 
@@ -177,7 +178,7 @@ def test_posrank_command_writes_the_report_with_its_posrank(output, tmp_path, ca
         for row in (negative_row(*negative) for negative in NEGATIVES):
             writer.writerows([[row["video_id"], row["sen_id"], 1.0], [row["video_id"], row["negative_id"], 0.0]])
     report = tmp_path / "model" / "report.html"
-    assert posrank_command(str(output / "hardneg"), str(scores), report_to=str(report)) == 0
+    assert Posrank().run(PosrankArgs(str(output / "hardneg"), str(scores), report=str(report))) == 0
     posrank = section_of(page_of(report), "PoSRank")
     # Every true caption scored above its negatives: PoSRank 1 at both levels.
     assert "<h3>word level</h3>" in posrank and "<h3>phrase level</h3>" in posrank
@@ -188,12 +189,12 @@ def test_posrank_command_writes_the_report_with_its_posrank(output, tmp_path, ca
 def test_posrank_command_refuses_a_report_without_stats_before_scoring(output, tmp_path):
     negatives_alone = shutil.copytree(output / "hardneg", tmp_path / "alone" / "hardneg")
     with pytest.raises(NegativesFolderError, match="no stats.json beside hardneg/"):
-        posrank_command(str(negatives_alone), str(tmp_path / "not-written-yet.csv"), report_to=str(tmp_path / "r.html"))
+        Posrank().run(PosrankArgs(str(negatives_alone), str(tmp_path / "not-written-yet.csv"), report=str(tmp_path / "r.html")))
 
 
 def test_posrank_command_refuses_a_users_file_as_report_before_scoring(output, tmp_path):
     mine = tmp_path / "notes.html"
     mine.write_text("<p>my notes</p>")
     with pytest.raises(NegativesFolderError, match="was not written by capclean"):
-        posrank_command(str(output / "hardneg"), str(tmp_path / "not-written-yet.csv"), report_to=str(mine))
+        Posrank().run(PosrankArgs(str(output / "hardneg"), str(tmp_path / "not-written-yet.csv"), report=str(mine)))
     assert mine.read_text() == "<p>my notes</p>"

@@ -169,7 +169,7 @@ def test_met_flag_errors_are_one_line(source, tmp_path, capsys, flags, message):
 
 
 def test_the_command_line_names_the_same_kernels():
-    from pipelines.evaluation.relevance.run import MET_KERNELS
+    from pipelines.evaluation.relevance.command import MET_KERNELS
     from transforms.evaluation.met_relevance import KERNELS
 
     assert MET_KERNELS == KERNELS

@@ -7,7 +7,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from pipelines.evaluation.posrank.command import posrank_command, read_negatives, read_scores
+from pipelines.evaluation.posrank.command import PosrankArgs, Posrank
+from pipelines.evaluation.posrank.inputs import read_negatives, read_scores
 from schemas.evaluation_tables import HARDNEG
 from transforms.errors import CapcleanError
 from transforms.evaluation.posrank import MissingScoresError, format_posrank, posrank_by_part
@@ -222,7 +223,7 @@ def test_the_command_reads_hardneg_parquet_and_scores_then_prints_and_writes_jso
     pq.write_table(pa.Table.from_pylist(rows[:9], schema=HARDNEG), hardneg / "part-00000.parquet")
     pq.write_table(pa.Table.from_pylist(rows[9:], schema=HARDNEG), hardneg / "part-00001.parquet")
     scores = write_scores_csv(perfect_scores(rows), tmp_path / "scores.csv")
-    assert posrank_command(str(hardneg), str(scores), to_json=str(tmp_path / "posrank.json")) == 0
+    assert Posrank().run(PosrankArgs(str(hardneg), str(scores), json=str(tmp_path / "posrank.json"))) == 0
     printed = capsys.readouterr().out
     assert "PoSRank, word level" in printed
     figures = json.loads((tmp_path / "posrank.json").read_text(encoding="utf-8"))
@@ -241,7 +242,7 @@ def test_a_parquet_scores_file_that_is_not_parquet_is_named_in_one_line(tmp_path
 
 
 def test_a_scores_csv_that_is_not_utf8_is_one_line(tmp_path):
-    from pipelines.evaluation.posrank.command import ScoresError, read_scores
+    from pipelines.evaluation.posrank.inputs import ScoresError, read_scores
 
     path = tmp_path / "scores.csv"
     path.write_bytes(b"video_id,text_id,score\nvid\xe9o1,1,0.5\n")

@@ -1,6 +1,7 @@
 import pytest
 
-from pipelines.cli import build_parser, config_from_arguments
+from pipelines.cli import build_parser
+from pipelines.commands.arguments import cleaning_configuration
 from pipelines.config import ConfigError, config_from_dict, load_config
 
 
@@ -38,7 +39,7 @@ def test_every_parameter_can_be_overridden_by_a_flag():
         "--steps", "dedup,normalize", "--runon-std-multiplier", "3", "--runon-splits", "train",
         "--custom-words", "/x/words.txt", "--hunspell-dictionary", "/x/en_GB", "--suggestion", "first_plain",
         "--direct_num_workers=2"])
-    config = config_from_arguments(args)
+    config = cleaning_configuration(args)
     assert (config.dedup.edit_threshold, config.dedup.similarity_threshold) == (1, 0.9)
     assert config.steps == ("normalize", "dedup")  # pipeline order, whatever the flag's order
     assert config.runon.std_multiplier == 3.0 and config.runon.splits == ("train",)
@@ -51,7 +52,7 @@ def test_every_parameter_can_be_overridden_by_a_flag():
 def test_bad_flag_values_are_refused():
     args, _ = build_parser().parse_known_args(["clean", "--input", "i", "--output", "o", "-s", "1.5"])
     with pytest.raises(ConfigError, match="similarity_threshold"):
-        config_from_arguments(args)
+        cleaning_configuration(args)
 
 
 def test_the_setup_file_ships_profiles_and_word_lists(tmp_path, repo):

@@ -5,9 +5,9 @@ import json
 
 import pytest
 
-import pipelines.cli
-import pipelines.runtime.runner
-from pipelines.cli import main, worker_errors_as_one_line
+import pipelines.cleaning.run
+from pipelines.cli import main
+from pipelines.runtime.worker_errors import worker_errors_as_one_line
 
 
 @pytest.fixture
@@ -61,7 +61,7 @@ def test_ctrl_c_exits_130_and_removes_the_partial_output(earlier_output, tmp_pat
         (tmp_path / output_dir).mkdir()  # the run had begun to write
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(pipelines.runtime.runner, "run_pipeline", interrupted)
+    monkeypatch.setattr(pipelines.cleaning.run, "run_pipeline", interrupted)
     assert main(["clean", "--input", str(source), "--output", str(output), "--overwrite"]) == 130
     assert error_lines(capsys) == ["capclean: interrupted; the earlier output, if any, is as it was"]
     assert files_digest(output) == before and only_the_output_is_left(tmp_path)
@@ -75,7 +75,7 @@ def test_a_full_disk_is_one_line_exit_2_and_the_partial_output_is_removed(earlie
     def disk_full(*args):
         raise OSError(errno.ENOSPC, "No space left on device", str(tmp_path / "x.parquet"))
 
-    monkeypatch.setattr(pipelines.cli, "write_report_and_exports", disk_full)
+    monkeypatch.setattr(pipelines.cleaning.run, "write_report_and_exports", disk_full)
     assert main(["clean", "--input", str(source), "--output", str(output), "--overwrite"]) == 2
     assert error_lines(capsys) == [f"capclean: error: No space left on device ({tmp_path / 'x.parquet'})"]
     assert files_digest(output) == before and only_the_output_is_left(tmp_path)

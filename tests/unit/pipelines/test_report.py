@@ -153,12 +153,12 @@ def test_the_report_is_written_into_the_run_folder_by_default(paper_run):
 
 def test_report_to_replaces_a_page_capclean_wrote_but_never_a_users_file(paper_run, tmp_path, capsys):
     page = tmp_path / "page.html"
-    assert main(["report", str(paper_run), "--to", str(page)]) == 0
-    assert main(["report", str(paper_run), "--to", str(page)]) == 0  # its own page: replaced
+    assert main(["report", str(paper_run), "--output", str(page)]) == 0
+    assert main(["report", str(paper_run), "--output", str(page)]) == 0  # its own page: replaced
     mine = tmp_path / "notes.html"
     mine.write_text("<p>my notes</p>")
     capsys.readouterr()
-    assert main(["report", str(paper_run), "--to", str(mine)]) == 2
+    assert main(["report", str(paper_run), "--output", str(mine)]) == 2
     error = capsys.readouterr().err
     assert "was not written by capclean" in error and error.count("\n") == 1 and mine.read_text() == "<p>my notes</p>"
 

@@ -1,0 +1,126 @@
+"""`capclean hardneg`: hard negatives of a split's captions, one word (or two) changed per part of speech
+(docs/commands/hardneg.md). The Beam graph is graph.py, the page page.py, the method
+transforms/evaluation/hardneg.py, the tables' schemas schemas/evaluation_tables.py."""
+import logging
+import time
+from dataclasses import dataclass
+
+from pipelines.commands.arguments import add_evaluation_io_arguments, at_least, chosen_names
+from pipelines.commands.command import BeamOptions, Command
+from transforms.errors import CapcleanError, ConfigError
+
+log = logging.getLogger("capclean")
+
+
+@dataclass(frozen=True)
+class HardnegArgs:
+    input: str
+    output: str
+    overwrite: bool
+    split: str
+    videos: str | None
+    captions: str
+    k: int
+    parts: str
+    levels: str
+    vocabulary_fallback: str
+    seed: int
+    beam: BeamOptions
+
+
+class Hardneg(Command):
+    name = "hardneg"
+    help = "hard negatives of a split's captions: one word (or two) changed per part of speech"
+    Args = HardnegArgs
+    takes_beam_options = True
+    example = ("--input", "{run}", "--output", "{out}", "--captions", "one", "--k", "3")
+
+    def add_arguments(self, parser):
+        from transforms.evaluation.pos import PARTS_OF_SPEECH
+
+        parts = ",".join(PARTS_OF_SPEECH)
+        add_evaluation_io_arguments(parser, "pos/, hardneg/, stats.json, report.html and manifest.json")
+        which = parser.add_argument_group("captions")
+        which.add_argument("--split", default="test", help="the split whose captions get negatives (default: test; "
+                           "'all' for every split)")
+        which.add_argument("--videos", metavar="FILE", help="only these videos: a CSV with a video_id column (as "
+                           "retrieval_splits/MSRVTT_JSFUSION_test.csv, the 1k-A test split) or one id a line")
+        which.add_argument("--captions", choices=["all", "one"], default="all",
+                           help="every caption of a video, or the one with the smallest sen_id (default: all)")
+        method = parser.add_argument_group("negatives")
+        method.add_argument("--k", type=int, default=20, help="negatives per caption, part of speech and level "
+                            "(default: 20)")
+        method.add_argument("--parts", default=parts, metavar="LIST", help=f"parts of speech (default: {parts})")
+        method.add_argument("--levels", default="word", metavar="LIST", help="word (one word changed) and/or "
+                            "phrase (two consecutive words) (default: word)")
+        method.add_argument("--vocabulary-fallback", default=parts, metavar="LIST", help="parts whose negatives may "
+                            "be random words of the captions' vocabulary when antonyms run out, or 'none' "
+                            "(default: all)")
+        method.add_argument("--seed", type=int, default=0, help="seed of the random draws (default: 0)")
+
+    def run(self, args: HardnegArgs) -> int:
+        return run_hardneg(args, hardneg_settings(args))
+
+
+def hardneg_settings(args: HardnegArgs):
+    from transforms.evaluation.hardneg import LEVELS, HardnegSettings
+    from transforms.evaluation.pos import PARTS_OF_SPEECH
+
+    at_least("k", args.k, 1)
+    parts = tuple(PARTS_OF_SPEECH)
+    settings = HardnegSettings(k=args.k, parts=chosen_names("parts", args.parts, parts),
+                               levels=chosen_names("levels", args.levels, LEVELS),
+                               vocabulary_fallback=chosen_names("vocabulary-fallback", args.vocabulary_fallback, parts),
+                               seed=args.seed)
+    if not settings.parts or not settings.levels:
+        raise ConfigError("--parts and --levels must each name at least one")
+    return settings
+
+
+def run_hardneg(args: HardnegArgs, settings) -> int:
+    from pipelines.evaluation.evaluation_io import claim_output, seal_output
+    from pipelines.output.folder import staging_for
+    from pipelines.output.manifest import Clock, busy_seconds
+
+    clock = Clock()
+    output, input_and_run = claim_output(args.input, args.output, args.overwrite)
+    from pipelines.evaluation.caption_input import CaptionSelection, read_captions, read_video_ids, select_captions
+    from pipelines.evaluation.evaluation_io import write_stats
+    from pipelines.evaluation.hardneg.graph import build_hardneg, format_figures, hardneg_figures, write_empty_tables
+    from pipelines.runtime.runner import build_and_run, check_beam_flags
+    from pipelines.runtime.worker_errors import worker_errors_as_one_line
+    from transforms.evaluation.lexicon import default_wordnet_dir, open_wordnet
+
+    beam_args = list(args.beam.args)
+    check_beam_flags(beam_args, args.beam.capclean_flags)
+    open_wordnet(default_wordnet_dir())  # a missing WordNet is one line now, not a worker's traceback later
+    selection = CaptionSelection(split=None if args.split == "all" else args.split,
+                                 video_ids=read_video_ids(args.videos) if args.videos else None,
+                                 one_per_video=args.captions == "one")
+    videos = select_captions(read_captions(args.input), selection)
+    if not videos:
+        raise CapcleanError(f"no caption of {args.input} is in split {args.split}"
+                            + (f" and in --videos {args.videos}" if args.videos else ""))
+    started = time.monotonic()
+    log.info("hard negatives of %d captions of %d videos into %s", sum(map(len, videos.values())), len(videos),
+             output)
+    clock.phase("prepare")
+    with staging_for(output) as staging:
+        with worker_errors_as_one_line():
+            result = build_and_run(beam_args, lambda pipeline: build_hardneg(pipeline, videos, str(staging), settings,
+                                                                             str(default_wordnet_dir())))
+        clock.phase("pipeline")
+        write_empty_tables(str(staging))
+        figures = hardneg_figures(str(staging), settings)
+        write_stats(staging, figures)
+        from pipelines.evaluation.hardneg.page import write_hardneg_report
+        write_hardneg_report(str(staging))  # it names no folder, so it can be written before the swap
+        clock.phase("report")
+        seal_output(staging, output, "hardneg", args.input, input_and_run, figures, clock,
+                    settings={**figures["settings"], "split": args.split, "videos": args.videos,
+                              "captions": args.captions},
+                    beam_args=beam_args, busy=busy_seconds(result))
+    print(f"capclean hardneg: done in {time.monotonic() - started:.1f} s; output in {output}")
+    print(format_figures(figures))
+    print(f"  report: {output / 'report.html'}")
+    return 0

@@ -1,0 +1,81 @@
+"""`capclean overlap`: train/test overlap of query captions and false-negative candidates
+(docs/commands/overlap.md). The run is run.py, the page page.py, the method transforms/evaluation/overlap.py."""
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from pipelines.commands.arguments import add_evaluation_io_arguments, at_least
+from pipelines.commands.command import Command
+from transforms.errors import CapcleanError, ConfigError
+
+
+@dataclass(frozen=True)
+class OverlapArgs:
+    input: str
+    output: str
+    overwrite: bool
+    queries: str
+    train: str
+    fn_threshold: float
+    no_fn_candidates: bool
+    chunk_rows: int | None
+
+
+class Overlap(Command):
+    name = "overlap"
+    help = "train/test overlap of query captions (tf-idf, exact leaks) and false-negative candidates"
+    Args = OverlapArgs
+    example = ("--input", "{run}", "--output", "{out}")
+
+    def add_arguments(self, parser):
+        add_evaluation_io_arguments(parser, "overlap/, fn_candidates/, stats.json, report.html and manifest.json")
+        which = parser.add_argument_group("captions")
+        which.add_argument("--queries", default="first-of-split:test", metavar="SPEC",
+                           help="the query captions: split:NAME (every caption of the split), first-of-split:NAME "
+                                "(the caption with the smallest sen_id of each video of it) or list:FILE (a CSV with "
+                                "video_id and sentence columns, as retrieval_splits/MSRVTT_JSFUSION_test.csv: that "
+                                "caption of each video; without sentence, each listed video's first caption) "
+                                "(default: %(default)s)")
+        which.add_argument("--train", default="splits:train,validate", metavar="SPEC",
+                           help="the training side: splits:NAME,NAME or list:FILE (a CSV with a video_id column, as "
+                                "retrieval_splits/MSRVTT_train.9k.csv, or one id a line) (default: %(default)s)")
+        method = parser.add_argument_group("false-negative candidates")
+        method.add_argument("--fn-threshold", type=float, default=0.85, metavar="S",
+                            help="a video of the queries' split is a candidate for a query when one of its captions "
+                                 "has step III similarity of at least S to it (default: %(default)s, step III's)")
+        method.add_argument("--no-fn-candidates", action="store_true", help="skip the candidates (overlap/ only)")
+        method.add_argument("--chunk-rows", type=int, metavar="N", help="training captions compared at once "
+                            "(default: 4 million similarities a chunk)")
+
+    def run(self, args: OverlapArgs) -> int:
+        from pipelines.evaluation.evaluation_io import claim_output, seal_output
+        from pipelines.evaluation.overlap.page import write_overlap_report
+        from pipelines.evaluation.overlap.run import QUERY_KINDS, TRAIN_KINDS, format_figures, parse_spec, run_overlap
+        from pipelines.output.folder import staging_for
+        from pipelines.output.manifest import Clock
+
+        clock = Clock()
+        queries = parse_spec("--queries", args.queries, QUERY_KINDS)
+        train = parse_spec("--train", args.train, TRAIN_KINDS)
+        if not 0.0 < args.fn_threshold <= 1.0:
+            raise ConfigError(f"--fn-threshold must be in (0, 1], not {args.fn_threshold}")
+        at_least("chunk-rows", args.chunk_rows, 1)
+        for spec, flag in ((queries, "--queries"), (train, "--train")):
+            if spec.kind == "list" and not Path(spec.value).is_file():
+                raise CapcleanError(f"{flag} list:{spec.value}: no such file")
+        if not Path(args.input).exists():
+            raise CapcleanError(f"--input {args.input}: no such file or folder")
+        output, input_and_run = claim_output(args.input, args.output, args.overwrite)
+        started = time.monotonic()
+        clock.phase("prepare")
+        with staging_for(output) as staging:
+            figures = run_overlap(args.input, queries, train, staging,
+                                  None if args.no_fn_candidates else args.fn_threshold, args.chunk_rows)
+            clock.phase("overlap")
+            write_overlap_report(staging)  # it names no folder, so it can be written before the swap
+            clock.phase("report")
+            seal_output(staging, output, "overlap", args.input, input_and_run, figures, clock)
+        print(f"capclean overlap: done in {time.monotonic() - started:.1f} s; output in {output}")
+        print(format_figures(figures))
+        print(f"  report: {output / 'report.html'}")
+        return 0
