@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pipelines.evaluation.ndcg.command import proxy_folders, read_gallery, read_relevance  # noqa: E402
+from pipelines.evaluation.ndcg.inputs import proxy_folders, read_gallery, read_relevance  # noqa: E402
 from transforms.evaluation.agreement import proxy_agreement  # noqa: E402
 from transforms.evaluation.ndcg import queries  # noqa: E402
 

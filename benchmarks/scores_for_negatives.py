@@ -16,7 +16,7 @@ import pyarrow.parquet as pq
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pipelines.evaluation.posrank.command import read_negatives  # noqa: E402
+from pipelines.evaluation.posrank.inputs import read_negatives  # noqa: E402
 
 
 def stand_in_scores(negatives: dict, model: str, seed: int) -> pa.Table:
