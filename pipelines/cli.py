@@ -6,13 +6,10 @@ import sys
 
 from pipelines.commands import COMMANDS
 from pipelines.commands.arguments import BEAM_HELP
-from pipelines.commands.command import BeamOptions
+from pipelines.commands.command import EXIT_INTERRUPTED, EXIT_USAGE, BeamOptions
 from pipelines.runtime.logs import add_logging_arguments, chosen_level, configure_logging, one_line_on_interrupt
 from transforms.errors import CapcleanError, ConfigError, find_error_line
 
-EXIT_VALIDATION_FAILED = 1  # `clean`: the output failed validation (pipelines/cleaning/run.py returns it)
-EXIT_USAGE = 2  # a usage, configuration, input or output error, and any failure of the system (disk, memory)
-EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report it
 INTERRUPTED = "capclean: interrupted; the earlier output, if any, is as it was"
 
 

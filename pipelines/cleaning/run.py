@@ -7,13 +7,12 @@ import sys
 import time
 from pathlib import Path
 
+from pipelines.commands.command import EXIT_VALIDATION_FAILED
 from pipelines.output.folder import check_target, put_in_place, staging_for, write_marker
 from pipelines.runtime.worker_errors import worker_errors_as_one_line
 from transforms.read import find_annotation_files, missing_msrvtt_files
 
 log = logging.getLogger("capclean")
-
-EXIT_VALIDATION_FAILED = 1
 
 
 def run_clean(input_path, output_dir, config, beam_args, exports=(), overwrite=False, capclean_flags=(),

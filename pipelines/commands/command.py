@@ -8,6 +8,11 @@ over COMMANDS (tests/unit/layout/test_command_contract.py).
 import argparse
 from dataclasses import dataclass, fields
 
+# The exit codes a command returns or the command line maps an error to (the README lists them).
+EXIT_VALIDATION_FAILED = 1  # `clean`: the output failed validation; the previous output is left as it was
+EXIT_USAGE = 2  # a usage, configuration, input or output error, and any failure of the system (disk, memory)
+EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report it
+
 # What a command writes, which its contract test checks.
 FOLDER = "folder"  # --output DIR: a new or empty folder, or an earlier capclean output; marker and manifest
 FILES = "files"  # the files its flags name (--output FILE, --json, --report): new ones, or earlier ones of capclean's
