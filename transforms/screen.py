@@ -1,6 +1,6 @@
 """Screening: the captions the output contract cannot hold go to `removed/`, one by one, with the reason.
 
-The contract (schemas/validation.py) allows a caption only the profile's
+The contract (schemas/validation/suites.py) allows a caption only the profile's
 characters, single-spaced, and a video only the profile's splits. Step I maps what it can
 (accents, look-alike letters, curly apostrophes); what is left outside the set
 (emoji, Arabic or Chinese script, right-to-left marks, zero-width spaces, ...)

@@ -69,7 +69,7 @@ def test_the_setup_file_ships_profiles_and_word_lists(tmp_path, repo):
             "dictionaries/paper/custom_words.txt", "dictionaries/paper/splits.txt",
             "dictionaries/msrvtt/vocabulary.dic", "dictionaries/msrvtt/british_to_american.txt",
             "transforms/spelling/__init__.py", "transforms/spelling/gate_model/model.onnx",
-            "schemas/validation.py"} <= names
+            "schemas/validation/suites.py"} <= names
 
 
 def test_the_run_on_rule_is_truncate_or_model_and_the_model_threshold_a_probability():

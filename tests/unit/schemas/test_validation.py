@@ -1,4 +1,4 @@
-"""Tests of schemas/validation.py: a valid output passes, each kind of
+"""Tests of schemas/validation/: a valid output passes, each kind of
 corruption fails with a line naming the expectation that caught it.
 
 Each test writes a tiny output folder (a few rows per table) with pyarrow and
@@ -16,12 +16,8 @@ import pytest
 
 from pipelines.cleaning.steps import STEP_NAMES
 from schemas.tables import TABLES
-from schemas.validation import (
-    OutputExpectations,
-    ValidationResult,
-    outside_character_set,
-    validate_output,
-)
+from schemas.validation import OutputExpectations, ValidationResult, validate_output
+from schemas.validation.suites import outside_character_set
 
 
 def caption(video, sen_id, split, category, text):
