@@ -24,6 +24,7 @@ import pyarrow.parquet as pq
 import yaml
 
 from pipelines.cleaning.steps import STEPS
+from pipelines.output.json_files import write_compact_json
 from schemas.tables import CAPTIONS
 from transforms.errors import CapcleanError
 from transforms.read import find_annotation_files, load_annotations, video_problem
@@ -65,7 +66,7 @@ class ExportError(CapcleanError):
 
 # ---------------------------------------------------------------- the run's output
 
-def read_captions(output_dir: str) -> pa.Table:
+def read_captions_table(output_dir: str) -> pa.Table:
     """The run's cleaned captions, one table in sen_id order, with the CAPTIONS schema."""
     folder = Path(output_dir) / "captions"
     if not folder.is_dir():
@@ -102,16 +103,6 @@ def cleaned_by(stats: dict) -> str:
 
 # ---------------------------------------------------------------- writing files
 
-def write_json(document, path: Path) -> Path:
-    """Write a JSON document as UTF-8 text, through a temporary file so a reader never sees half of it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".partial")
-    with open(partial, "w", encoding="utf-8") as handle:
-        json.dump(document, handle, ensure_ascii=False)
-    os.replace(partial, path)
-    return path
-
-
 def write_parquet(table: pa.Table, path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(path.name + ".partial")
@@ -140,14 +131,14 @@ def export_msrvtt_json(output_dir: str, input_path: str, dest: str | None = None
     dest = Path(dest) if dest else default_exports_dir(output_dir) / "msrvtt_videodatainfo.json"
     documents = [load_annotations(source) for source in find_annotation_files(input_path)]
     videos = [video for document in documents for video in document["videos"]]
-    captions = read_captions(output_dir)
+    captions = read_captions_table(output_dir)
     check_videos_match(captions, videos, input_path)
     document = {
         "info": cleaned_info(documents[0].get("info"), read_stats(output_dir)),
         "videos": videos,
         "sentences": captions.select(["caption", "video_id", "sen_id"]).to_pylist(),
     }
-    return write_json(document, dest)
+    return write_compact_json(dest, document)
 
 
 def cleaned_info(info, stats: dict) -> dict:
@@ -189,9 +180,10 @@ def export_coco(output_dir: str, dest_dir: str | None = None, splits=("validate"
     if unknown:
         raise ExportError(f"unknown split(s) {', '.join(unknown)} for the coco export; splits: {', '.join(SPLITS)}")
     dest_dir = Path(dest_dir) if dest_dir else default_exports_dir(output_dir)
-    captions = read_captions(output_dir)
+    captions = read_captions_table(output_dir)
     stats = read_stats(output_dir)
-    return [write_json(coco_document(rows_of_split(captions, split), split, stats), dest_dir / f"coco_{split}.json")
+    return [write_compact_json(dest_dir / f"coco_{split}.json",
+                               coco_document(rows_of_split(captions, split), split, stats))
             for split in splits]
 
 
@@ -223,7 +215,7 @@ def export_hf(output_dir: str, dest_dir: str | None = None) -> Path:
     int32 number of `captions/`.
     """
     dest_dir = Path(dest_dir) if dest_dir else Path(output_dir) / "hf"
-    captions = read_captions(output_dir)
+    captions = read_captions_table(output_dir)
     check_known_splits(captions)
     if captions.num_rows == 0:
         raise ExportError(f"{output_dir} has no captions: nothing for the hf export to write")

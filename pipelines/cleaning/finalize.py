@@ -5,25 +5,19 @@ caption record read: kept, or in `removed` (a step that drops a caption without
 saying why is a bug, and the run fails naming the video). Then the written
 tables must hold every input record once (the `conservation` suite).
 """
-import json
 import posixpath
 
 import apache_beam as beam
 
 from pipelines.cleaning.stats import nest
-from schemas.validation import OutputExpectations, validate_output
-from pipelines.runtime.timing import busy_timer
 from pipelines.cleaning.write_tables import write_empty_tables
+from pipelines.output.json_files import write_json
+from pipelines.runtime.timing import busy_timer
+from schemas.validation import OutputExpectations, validate_output
 
 RESULT_FILE = "validation/result.json"
 # How many videos a lineage failure line names.
 EXAMPLE_VIDEOS = 3
-
-
-def write_json(path: str, value) -> None:
-    with open(path, "w", encoding="utf-8") as handle:
-        json.dump(value, handle, indent=2, sort_keys=True)
-        handle.write("\n")
 
 
 def output_expectations(config, counts, step_names: tuple) -> OutputExpectations:

@@ -1,9 +1,9 @@
 """What the evaluation commands (hardneg, overlap, relevance, ...) share: their --input, --output and
 --overwrite arguments, and the record of their input that goes into their manifest."""
-import json
 import logging
 from pathlib import Path
 
+from pipelines.output.json_files import write_json
 from transforms.read import find_annotation_files
 
 log = logging.getLogger("capclean")
@@ -35,9 +35,7 @@ def read_source_run(input_path):
 
 def write_stats(output_dir, figures: dict) -> None:
     """stats.json of an evaluation command: its figures, keys sorted, so two runs give the same bytes."""
-    with open(Path(output_dir) / "stats.json", "w", encoding="utf-8") as handle:
-        json.dump(figures, handle, indent=2, sort_keys=True)
-        handle.write("\n")
+    write_json(Path(output_dir) / "stats.json", figures)
 
 
 def claim_output(input_path, output: str, overwrite: bool) -> tuple:

@@ -9,7 +9,6 @@ two runs finishing into the same target take turns instead of merging or failing
 import ctypes
 import errno
 import fcntl
-import json
 import logging
 import os
 import re
@@ -18,6 +17,7 @@ import uuid
 from contextlib import contextmanager
 from pathlib import Path
 
+from pipelines.output.json_files import write_json
 from transforms.errors import CapcleanError
 
 log = logging.getLogger("capclean")
@@ -57,9 +57,7 @@ def check_target(target: Path, inputs: list, overwrite: bool) -> None:
 
 
 def write_marker(folder: Path, about: dict) -> None:
-    with open(folder / MARKER, "w", encoding="utf-8") as handle:
-        json.dump({"written_by": "capclean", **about}, handle, indent=2, sort_keys=True)
-        handle.write("\n")
+    write_json(folder / MARKER, {"written_by": "capclean", **about})
 
 
 def staging_folder(target: Path, kind: str = "partial") -> Path:

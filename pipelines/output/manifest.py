@@ -23,8 +23,9 @@ from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
 
-from transforms.errors import CapcleanError
+from pipelines.output.json_files import write_json
 from pipelines.runtime.timing import TIMING_NAMESPACE
+from transforms.errors import CapcleanError
 
 MANIFEST_FILE = "manifest.json"
 MANIFEST_FORMAT = 1
@@ -251,11 +252,7 @@ def build_manifest(command: str, *, input_info: dict, beam_args=(), config=None,
 
 
 def write_manifest(folder, manifest: dict) -> Path:
-    path = Path(folder) / MANIFEST_FILE
-    with open(path, "w", encoding="utf-8") as handle:
-        json.dump(manifest, handle, indent=2, sort_keys=True, ensure_ascii=False)
-        handle.write("\n")
-    return path
+    return write_json(Path(folder) / MANIFEST_FILE, manifest, ensure_ascii=False)
 
 
 def without_times(manifest: dict) -> dict:

@@ -130,9 +130,8 @@ def fire_figures(args: FireArgs) -> dict:
 
 def write_output(args: FireArgs, figures: dict) -> None:
     """--output: fire.json, capclean's marker and the manifest, swapped into place."""
-    import json
-
     from pipelines.output.folder import put_in_place, staging_for, write_marker
+    from pipelines.output.json_files import write_json
     from pipelines.output.manifest import Clock, build_manifest, files_record, write_manifest
 
     output = Path(args.output).resolve()
@@ -140,7 +139,7 @@ def write_output(args: FireArgs, figures: dict) -> None:
              "--captions": args.captions}
     with staging_for(output) as staging:
         staging.mkdir()
-        (staging / "fire.json").write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+        write_json(staging / "fire.json", figures, sort_keys=False)
         write_marker(staging, {"command": "fire"})
         write_manifest(staging, build_manifest("fire", input_info=files_record(files), stats=figures, clock=Clock(),
                                                settings={"model": args.model, "model_b": args.model_b,

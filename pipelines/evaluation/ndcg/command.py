@@ -52,7 +52,7 @@ class Ndcg(Command):
 
     def run(self, args: NdcgArgs) -> int:
         from pipelines.evaluation.ndcg.inputs import NdcgInputError
-        from pipelines.output.json_files import check_json_target, write_json_file
+        from pipelines.output.json_files import check_json_target, write_json
         from pipelines.output.page_files import check_page_target
 
         # Both targets are checked before the long part, so a refused one costs nothing.
@@ -60,7 +60,7 @@ class Ndcg(Command):
         report_path = check_page_target(args.report, "--report", NdcgInputError, "ndcg.html") if args.report else None
         figures = ndcg_figures(args, with_page=report_path is not None)
         if json_path:
-            write_json_file(json_path, figures)
+            write_json(json_path, figures, sort_keys=False)
             print(f"capclean: figures written to {json_path}")
         if report_path is not None:
             from pipelines.evaluation.ndcg.page import write_ndcg_report

@@ -37,7 +37,7 @@ class Posrank(Command):
     def run(self, args: PosrankArgs) -> int:
         from pipelines.evaluation.posrank.inputs import (NegativesFolderError, hardneg_output_folder, read_negatives,
                                                          read_scores)
-        from pipelines.output.json_files import check_json_target, write_json_file
+        from pipelines.output.json_files import check_json_target, write_json
         from pipelines.output.page_files import check_page_target
         from transforms.evaluation.posrank import format_posrank, posrank_by_part, posrank_figures
 
@@ -50,7 +50,7 @@ class Posrank(Command):
         result = posrank_by_part(read_negatives(args.negatives), read_scores(args.scores))
         print(format_posrank(result))
         if json_path:
-            write_json_file(json_path, {"written_by": WRITTEN_BY, **posrank_figures(result)})
+            write_json(json_path, {"written_by": WRITTEN_BY, **posrank_figures(result)}, sort_keys=False)
             print(f"capclean: figures written to {json_path}")
         if args.report:
             from pipelines.evaluation.hardneg.page import write_hardneg_report
