@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from nltk.translate.meteor_score import single_meteor_score  # noqa: E402
 
-from pipelines.evaluation.caption_input import read_captions  # noqa: E402
+from pipelines.evaluation.caption_input import read_caption_rows  # noqa: E402
 from transforms.evaluation.lexicon import default_wordnet_dir, open_wordnet  # noqa: E402
 from transforms.evaluation.met_relevance import MetSettings, Query, query_relevance, video_side  # noqa: E402
 from transforms.evaluation.meteor import MeteorLexicon, single_meteor  # noqa: E402
@@ -52,7 +52,7 @@ def main():
     parser.add_argument("--queries", type=int, default=20, help="query captions for the kernel (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    captions = [row for row in read_captions(args.input) if row[2] == "test"]
+    captions = [row for row in read_caption_rows(args.input) if row[2] == "test"]
     pairs = sample_pairs(captions, args.pairs, args.seed)
     wordnet = open_wordnet(default_wordnet_dir())
     single_meteor_score(["warm", "up"], ["warm", "up"], wordnet=wordnet)  # WordNet's files loaded before timing

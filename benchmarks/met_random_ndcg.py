@@ -26,7 +26,7 @@ import scipy.sparse as sp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pipelines.evaluation.caption_input import read_captions  # noqa: E402
+from pipelines.evaluation.caption_input import read_caption_rows  # noqa: E402
 from transforms.evaluation.lexicon import default_wordnet_dir, open_wordnet  # noqa: E402
 from transforms.evaluation.met_relevance import OWN_VIDEO_RELEVANCE, video_side  # noqa: E402
 from transforms.evaluation.ndcg import random_ndcgs  # noqa: E402
@@ -94,7 +94,7 @@ def main():
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     lexicon = MeteorLexicon(open_wordnet(default_wordnet_dir()))
-    captions = sorted(row for row in read_captions(args.input) if row[2] == "test")
+    captions = sorted(row for row in read_caption_rows(args.input) if row[2] == "test")
     videos = {}
     for _, video_id, _, text in captions:
         videos.setdefault(video_id, []).append(lexicon.encode(text))

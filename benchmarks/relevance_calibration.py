@@ -55,10 +55,10 @@ SET_OPTIONS = ("stop_list", "tokens", "lowercase", "lemmas", "parts")
 
 def test_captions(input_path: str, sample: int | None) -> list:
     """(sen_id, video_id, split, caption) of the test split, by sen_id; every k-th video with --videos-sample."""
-    from pipelines.evaluation.caption_input import CaptionSelection, read_captions, select_captions
+    from pipelines.evaluation.caption_input import CaptionSelection, read_caption_rows, select_captions
     from transforms.read import video_order
 
-    by_video = select_captions(read_captions(input_path), CaptionSelection(split="test"))
+    by_video = select_captions(read_caption_rows(input_path), CaptionSelection(split="test"))
     videos = sorted(by_video, key=video_order)
     if sample:
         videos = videos[::max(1, len(videos) // sample)][:sample]

@@ -18,9 +18,10 @@ class CaptionSelection:
     one_per_video: bool = False  # the caption with the smallest sen_id
 
 
-def read_captions(input_path: str) -> list:
-    """(sen_id, video_id, split, caption) of a capclean output's captions/, or of raw annotations
-    (every record the reader can use, uncleaned)."""
+def read_caption_rows(input_path: str) -> list:
+    """One (sen_id, video_id, split, caption) tuple per caption of a capclean output's captions/, or of raw
+    annotations (every record the reader can use, uncleaned). (A run's captions as one Arrow table, for the
+    exports: pipelines/cleaning/exports.py's read_captions_table.)"""
     captions_dir = Path(input_path) / "captions"
     if captions_dir.is_dir():
         table = pq.read_table(captions_dir, columns=["sen_id", "video_id", "split", "caption"])

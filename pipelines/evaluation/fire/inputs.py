@@ -151,9 +151,9 @@ def own_videos(captions: str, queries: set) -> dict:
 def read_caption_records(captions: str) -> list:
     if not Path(captions).is_dir():
         raise FireInputError(f"--captions {captions}: not a folder (a capclean output or raw MSR-VTT)")
-    from pipelines.evaluation.caption_input import read_captions
+    from pipelines.evaluation.caption_input import read_caption_rows
 
-    return read_captions(captions)
+    return read_caption_rows(captions)
 
 
 # ---------------------------------------------------------------- reading tables

@@ -84,7 +84,7 @@ def run_hardneg(args: HardnegArgs, settings) -> int:
 
     clock = Clock()
     output, input_and_run = claim_output(args.input, args.output, args.overwrite)
-    from pipelines.evaluation.caption_input import CaptionSelection, read_captions, read_video_ids, select_captions
+    from pipelines.evaluation.caption_input import CaptionSelection, read_caption_rows, read_video_ids, select_captions
     from pipelines.evaluation.evaluation_io import write_stats
     from pipelines.evaluation.hardneg.graph import build_hardneg, format_figures, hardneg_figures, write_empty_tables
     from pipelines.runtime.runner import build_and_run, check_beam_flags
@@ -97,7 +97,7 @@ def run_hardneg(args: HardnegArgs, settings) -> int:
     selection = CaptionSelection(split=None if args.split == "all" else args.split,
                                  video_ids=read_video_ids(args.videos) if args.videos else None,
                                  one_per_video=args.captions == "one")
-    videos = select_captions(read_captions(args.input), selection)
+    videos = select_captions(read_caption_rows(args.input), selection)
     if not videos:
         raise CapcleanError(f"no caption of {args.input} is in split {args.split}"
                             + (f" and in --videos {args.videos}" if args.videos else ""))

@@ -218,9 +218,9 @@ def own_video_rows(relevance_dir: str, captions: str | None, gallery: Gallery):
         return None
     if not Path(source).exists():
         raise NdcgInputError(f"--captions {source}: no such file or folder")
-    from pipelines.evaluation.caption_input import read_captions
+    from pipelines.evaluation.caption_input import read_caption_rows
 
-    video_of = {sen_id: video for sen_id, video, _, _ in read_captions(source)}
+    video_of = {sen_id: video for sen_id, video, _, _ in read_caption_rows(source)}
     row_of = {video: row for row, video in enumerate(gallery.video_ids)}
     rows = []
     for sen_id in gallery.sen_ids:

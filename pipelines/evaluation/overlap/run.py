@@ -11,7 +11,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from pipelines.evaluation.caption_input import CaptionSelection, read_captions, read_list_rows, select_captions
+from pipelines.evaluation.caption_input import CaptionSelection, read_caption_rows, read_list_rows, select_captions
 from pipelines.evaluation.evaluation_io import write_stats
 from schemas.evaluation_tables import FN_CANDIDATES, OVERLAP
 from transforms.errors import CapcleanError, ConfigError
@@ -152,7 +152,7 @@ def write_table(output_dir: Path, table: str, schema: pa.Schema, records: list) 
 def run_overlap(input_path: str, queries_spec: Spec, train_spec: Spec, output_dir: Path, threshold: float | None,
                 chunk_rows: int | None = None) -> dict:
     """Write overlap/ (and fn_candidates/ unless `threshold` is None) into `output_dir`; return the figures."""
-    captions = read_captions(input_path)
+    captions = read_caption_rows(input_path)
     queries, train, pool, notes = select_side(input_path, captions, queries_spec, train_spec)
     queries.sort(key=lambda caption: caption.sen_id)
     rows = overlap_rows(queries, train, TOP_K, chunk_rows)

@@ -39,11 +39,11 @@ class RelevanceRun:
 
 def selected_captions(run: RelevanceRun) -> list:
     """(sen_id, video_id, split, caption) of the run's videos, by sen_id."""
-    from pipelines.evaluation.caption_input import CaptionSelection, read_captions, read_video_ids, select_captions
+    from pipelines.evaluation.caption_input import CaptionSelection, read_caption_rows, read_video_ids, select_captions
 
     selection = CaptionSelection(split=run.split,
                                  video_ids=read_video_ids(run.videos_file) if run.videos_file else None)
-    captions = sorted(caption for video in select_captions(read_captions(run.input_path), selection).values()
+    captions = sorted(caption for video in select_captions(read_caption_rows(run.input_path), selection).values()
                       for caption in video)
     if not captions:
         raise CapcleanError(f"no caption of {run.input_path} is in split {run.split or 'all'}"
