@@ -1,6 +1,7 @@
 """The flags several commands share, declared once, so that the same thing has the same name everywhere:
 --input, --output, --overwrite, --limit, the cleaning configuration, and comma-separated lists."""
 import argparse
+from dataclasses import dataclass
 
 from transforms.errors import ConfigError
 
@@ -86,6 +87,25 @@ def add_configuration_arguments(parser: argparse.ArgumentParser) -> None:
                                "corpus-ranked correction (README)")
     spelling.add_argument("--vocabulary", metavar="LIST", help="comma-separated Hunspell .dic files of extra words "
                           "(relative paths are under dictionaries/)")
+
+
+@dataclass(frozen=True)
+class CleaningArgs:
+    """The arguments of the flags `clean` and `sweep` share (add_output_folder_arguments' and
+    add_configuration_arguments'), by their argparse dest; each command's Args extends it with its own."""
+    input: str
+    output: str
+    overwrite: bool
+    profile: str
+    config: str | None
+    steps: str | None
+    hunspell_dictionary: str | None
+    custom_words: str | None
+    british_to_american: str | None
+    splits_mapping: str | None
+    misspellings: str | None
+    suggestion: str | None
+    vocabulary: str | None
 
 
 def cleaning_configuration(args):

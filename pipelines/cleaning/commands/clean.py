@@ -1,8 +1,8 @@
 """`capclean clean`: the cleaning pipeline (docs/commands/clean.md). The run itself is pipelines/cleaning/run.py."""
 from dataclasses import dataclass
 
-from pipelines.commands.arguments import (RAW_INPUT_HELP, add_configuration_arguments, add_limit_argument,
-                                          add_output_folder_arguments, at_least, chosen_names,
+from pipelines.commands.arguments import (RAW_INPUT_HELP, CleaningArgs, add_configuration_arguments,
+                                          add_limit_argument, add_output_folder_arguments, at_least, chosen_names,
                                           cleaning_configuration)
 from pipelines.commands.command import BeamOptions, Command
 
@@ -11,20 +11,7 @@ EXPORTS_HELP = ("msrvtt-json (the MSR-VTT JSON format)", "coco (validate and tes
 
 
 @dataclass(frozen=True)
-class CleanArgs:
-    input: str
-    output: str
-    overwrite: bool
-    profile: str
-    config: str | None
-    steps: str | None
-    hunspell_dictionary: str | None
-    custom_words: str | None
-    british_to_american: str | None
-    splits_mapping: str | None
-    misspellings: str | None
-    suggestion: str | None
-    vocabulary: str | None
+class CleanArgs(CleaningArgs):
     limit: int | None
     edit_threshold: int | None
     similarity_threshold: float | None

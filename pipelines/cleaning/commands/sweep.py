@@ -6,8 +6,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipelines.commands.arguments import (RAW_INPUT_HELP, add_configuration_arguments, add_limit_argument,
-                                          add_output_folder_arguments, at_least, cleaning_configuration)
+from pipelines.commands.arguments import (RAW_INPUT_HELP, CleaningArgs, add_configuration_arguments,
+                                          add_limit_argument, add_output_folder_arguments, at_least,
+                                          cleaning_configuration)
 from pipelines.commands.command import BeamOptions, Command
 from transforms.errors import ConfigError
 
@@ -15,20 +16,7 @@ log = logging.getLogger("capclean")
 
 
 @dataclass(frozen=True)
-class SweepArgs:
-    input: str
-    output: str
-    overwrite: bool
-    profile: str
-    config: str | None
-    steps: str | None
-    hunspell_dictionary: str | None
-    custom_words: str | None
-    british_to_american: str | None
-    splits_mapping: str | None
-    misspellings: str | None
-    suggestion: str | None
-    vocabulary: str | None
+class SweepArgs(CleaningArgs):
     grid: str | None
     limit: int | None
     beam: BeamOptions
