@@ -1,8 +1,8 @@
 """Writing capclean's HTML pages to a file a user names, without destroying one of theirs.
 
-Every page capclean writes (the cleaning report, pipelines/cleaning/report.py, and the evaluation pages,
-pipelines/pages/charts.py) opens its body with PAGE_MARK. A command given a page's path
-(`capclean report --to`, `--report` of fire, posrank and ndcg) may replace a file there only if
+Every page capclean writes (the cleaning report and the evaluation pages) opens its body with PAGE_MARK:
+their one template, pipelines/pages/html.py, puts it there. A command given a page's path
+(`capclean report --output`, `--report` of fire, posrank and ndcg) may replace a file there only if
 it carries the mark: a page capclean wrote earlier. A folder or any other file is refused in one
 line before the command's long part.
 """

@@ -1,1 +1,3 @@
-"""What every HTML page of capclean shares: style, template, escaping, figures (html), SVG charts (charts)."""
+"""What every HTML page of capclean is made of, the cleaning report's and the evaluation pages': the template,
+style, escaping and shared helpers (html.py), matplotlib plots embedded as PNGs (plots.py), and bar charts in
+inline SVG (charts.py)."""

@@ -1,17 +1,14 @@
-"""What the evaluation reports share: horizontal bar charts in inline SVG, their legend, and
-writing a page whole.
+"""What the evaluation pages add to the shared HTML (pipelines/pages/html.py): horizontal bar charts in
+inline SVG, their legend, the page with the charts' CSS, and reading the figures a page shows.
 
-The pages (pipelines/evaluation/hardneg/page.py, overlap_report.py, fire_report.py) take the cleaning
-report's CSS, template and escaping from pipelines/cleaning/report.py and add these: a bar chart is a
-label column, then the bars, then each bar's figure as text, so the page loads nothing and a
-reader can copy the numbers. A page is a list of sections, each an HTML string made by one
-small function, so a new figure adds one function and one line to the list.
+A bar chart is a label column, then the bars, then each bar's figure as text, so the page loads
+nothing and a reader can copy the numbers. A page is a list of sections, each an HTML string made
+by one small function, so a new figure adds one function and one line to the list.
 """
 import json
 from pathlib import Path
 
-from pipelines.output.page_files import write_page  # noqa: F401 (the evaluation pages write through it)
-from pipelines.cleaning.report import CSS, PAGE_TEMPLATE, esc
+from pipelines.pages.html import CSS, esc, html_page
 
 # SVG user units (about pixels): a label column, then the bars, then room for the figure.
 LABEL_WIDTH = 110
@@ -25,7 +22,7 @@ SCALE_TICKS = (0, 0.25, 0.5, 0.75, 1)  # of the charts of shares and similaritie
 BAR_COLOR = "#1f5fa8"
 CHANCE_COLOR = "#c0392b"
 
-# Only what the charts add to the cleaning report's CSS.
+# Only what the charts add to the shared CSS.
 BARS_CSS = """
 svg.bars { display: block; margin: 0.5em 0; max-width: 100%; height: auto; }
 svg.bars text { font: 12px system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif; fill: #1d1d1d; }
@@ -37,7 +34,8 @@ svg.bars text.tick { fill: #666; font-size: 11px; }
 
 
 def page_html(title: str, sections: list, extra_css: str = "") -> str:
-    return PAGE_TEMPLATE.format(title=esc(title), css=CSS + BARS_CSS + extra_css, body="\n".join(sections))
+    """An evaluation page: the shared CSS, the charts' and the page's own (`extra_css`)."""
+    return html_page(title, sections, CSS + BARS_CSS + extra_css)
 
 
 def read_figures(figures, what: str, error: type) -> dict | None:

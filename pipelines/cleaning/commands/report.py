@@ -1,5 +1,5 @@
 """`capclean report`: a run's report.html again, or two runs side by side (docs/commands/report.md).
-The page is pipelines/cleaning/report.py."""
+The page is pipelines/cleaning/report/."""
 from dataclasses import dataclass
 from pathlib import Path
 

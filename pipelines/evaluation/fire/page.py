@@ -7,14 +7,14 @@ bootstrap. The figures are in percent, as the terminal prints them.
 
 The page is a list of sections, each one small function of the figures returning HTML, so
 another evaluation (say a semantic-relevance nDCG) adds its section by passing it in
-`extra_sections`. Like the other reports (pipelines/cleaning/report.py, pipelines/pages/charts.py)
-it loads nothing, escapes every text taken from the inputs, and the same figures give the
+`extra_sections`. Like every page (pipelines/pages/: html.py, charts.py) it loads nothing, escapes every text taken from the inputs, and the same figures give the
 same bytes: no date, and no path but the prediction files as they were given.
 """
 from pathlib import Path
 
-from pipelines.cleaning.report import esc, format_figure, section
-from pipelines.pages.charts import BAR_COLOR, legend, page_html, read_figures, share_bars, write_page
+from pipelines.output.page_files import write_page
+from pipelines.pages.charts import BAR_COLOR, legend, page_html, read_figures, share_bars
+from pipelines.pages.html import esc, format_figure, page_header, points, section
 from transforms.errors import CapcleanError
 
 TITLE = "capclean FIRE report"
@@ -59,13 +59,11 @@ def header_section(figures: dict) -> str:
             ("AP divided by", normaliser),
             ("labels naming no predicted query (left out)", format_figure(figures.get("unmatched_labels", 0)))]
     rows += [(f"model {name}", model_name(figures[key])) for key, name in MODELS if key in figures]
-    body = "".join(f"<tr><th>{name}</th><td>{value}</td></tr>" for name, value in rows)
-    return (f"<h1>{TITLE}</h1>"
-            "<p class='lead'>A model's retrieval figures with the dataset's own positives and with the extra "
-            "positives people labelled, after Rodriguez et al. (2022), <i>Fighting FIRe with FIRE: Assessing the "
-            "Validity of Text-to-Video Retrieval Benchmarks</i>. C@K is the share of queries with a relevant video "
-            "in the top K; figures are in percent. docs/commands/fire.md gives each definition.</p>"
-            f"<table class='header'><tbody>{body}</tbody></table>")
+    lead = ("A model's retrieval figures with the dataset's own positives and with the extra positives people "
+            "labelled, after Rodriguez et al. (2022), <i>Fighting FIRe with FIRE: Assessing the Validity of "
+            "Text-to-Video Retrieval Benchmarks</i>. C@K is the share of queries with a relevant video in the top K; "
+            "figures are in percent. docs/commands/fire.md gives each definition.")
+    return page_header(TITLE, lead, rows)
 
 
 def model_name(model: dict) -> str:
@@ -141,10 +139,6 @@ def bootstrap_section(boot: dict) -> str:
             "(points of C@1) over resampled sets of that many queries; the difference is detected where the "
             "interval excludes zero.</p>")
     return section("Bootstrap: how many annotated queries detect the difference", lead + table + note)
-
-
-def points(share: float) -> str:
-    return f"{100 * share:.1f}"
 
 
 def signed_points(share: float) -> str:

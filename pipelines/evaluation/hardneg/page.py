@@ -5,8 +5,8 @@ part of speech occurs beside the paper's figures, where the replacement words ca
 and a few captions with their negatives. Given a model's PoSRank figures (what
 `capclean posrank --json` writes), it adds them as bars with the chance level.
 
-Like the cleaning report (pipelines/cleaning/report.py, whose style and helpers it shares) the page
-loads nothing: the CSS is inline and the bars are inline SVG (pipelines/pages/charts.py). Every text taken from the
+Like every page (pipelines/pages/html.py gives the style and helpers they share) it loads
+nothing: the CSS is inline and the bars are inline SVG (pipelines/pages/charts.py). Every text taken from the
 data is HTML-escaped. The same inputs give the same bytes: the page holds no date and no
 path but the input named in stats.json.
 """
@@ -16,14 +16,16 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from pipelines.evaluation.hardneg.graph import PAPER_NEGATIVES
-from pipelines.cleaning.report import esc, format_figure, highlight_changes, section
+from pipelines.output.page_files import write_page
 from pipelines.pages.charts import (AXIS_HEIGHT, BAR_AREA_WIDTH, BAR_COLOR, LABEL_WIDTH, ROW_HEIGHT, legend,
                                     page_html, read_figures, svg_bar, svg_chance, svg_chart, svg_label, svg_number,
-                                    svg_scale, write_page)
+                                    svg_scale)
+from pipelines.pages.html import esc, format_figure, highlight_changes, page_header, section
 from transforms.errors import CapcleanError
 from transforms.evaluation.hardneg import LEVELS, SOURCES
 from transforms.evaluation.pos import PARTS_OF_SPEECH
 
+TITLE = "capclean hard negatives report"
 PARTS = tuple(PARTS_OF_SPEECH)
 # The share of captions holding each part of speech in the paper (Chen, Doughty, Li, Snoek 2024, Table 2).
 PAPER_SHARES = {"noun": 1.00, "verb": 0.92, "adjective": 0.36, "adverb": 0.09, "preposition": 0.71}
@@ -129,7 +131,7 @@ def render_page(stats: dict, examples: dict, posrank: dict | None) -> str:
     sections = [header_section(stats), shares_section(stats), sources_section(stats), examples_section(examples)]
     if posrank is not None:
         sections.append(posrank_section(posrank))
-    return page_html("capclean hard negatives report", sections, EXTRA_CSS)
+    return page_html(TITLE, sections, EXTRA_CSS)
 
 
 def header_section(stats: dict) -> str:
@@ -148,14 +150,11 @@ def header_section(stats: dict) -> str:
         ("vocabulary: least uses of a word", format_figure(settings.get("min_vocabulary_count"))),
         ("seed", format_figure(settings.get("seed"))),
     ]
-    body = "".join(f"<tr><th>{name}</th><td>{value}</td></tr>" for name, value in rows)
-    return ("<h1>capclean hard negatives report</h1>"
-            "<p class='lead'>The hard negatives <code>capclean hardneg</code> made: captions with one word "
-            "(word level) or two consecutive words (phrase level) of one part of speech changed, after Chen, "
-            "Doughty, Li and Snoek (2024), <i>Beyond Coarse-Grained Matching in Video-Text Retrieval</i>. "
-            "Figures come from the output's <code>stats.json</code>, examples from its <code>hardneg/</code> and "
-            "<code>pos/</code> tables.</p>"
-            f"<table class='header'><tbody>{body}</tbody></table>")
+    lead = ("The hard negatives <code>capclean hardneg</code> made: captions with one word (word level) or two "
+            "consecutive words (phrase level) of one part of speech changed, after Chen, Doughty, Li and Snoek "
+            "(2024), <i>Beyond Coarse-Grained Matching in Video-Text Retrieval</i>. Figures come from the output's "
+            "<code>stats.json</code>, examples from its <code>hardneg/</code> and <code>pos/</code> tables.")
+    return page_header(TITLE, lead, rows)
 
 
 def format_mean(value) -> str:

@@ -6,17 +6,17 @@ direction x gain beside the exact random baseline and the oracle, mAP, and how m
 agree (Spearman's rho per video, the paper's Fig. 8). Figures are in percent, as the terminal
 prints them; rho is on its own -1 to 1 scale.
 
-Like the other evaluation pages (pipelines/pages/charts.py) it is a list of sections, each one
-small function returning HTML; it loads nothing, escapes every text taken from the inputs, and
+Like the other evaluation pages (pipelines/pages/: html.py, charts.py) it is a list of sections, each
+one small function returning HTML; it loads nothing, escapes every text taken from the inputs, and
 the same figures give the same bytes (no date). It carries page_files.PAGE_MARK, by which a
 later run knows it may replace the page.
 """
 import json
 from pathlib import Path
 
-from pipelines.evaluation.fire.page import points
-from pipelines.cleaning.report import esc, format_figure, section
-from pipelines.pages.charts import BAR_COLOR, legend, page_html, read_figures, share_bars, write_page
+from pipelines.output.page_files import write_page
+from pipelines.pages.charts import BAR_COLOR, legend, page_html, read_figures, share_bars
+from pipelines.pages.html import esc, format_figure, page_header, points, section
 from transforms.errors import CapcleanError
 
 TITLE = "capclean nDCG report"
@@ -67,13 +67,11 @@ def header_section(figures: dict) -> str:
             ("gallery", f"{figures['videos']:,} videos x {figures['captions']:,} captions"),
             ("cut-off", esc(figures["cutoff"])),
             ("scores", esc(source) if source else f"a model's: <code>{esc(scores)}</code>")]
-    body = "".join(f"<tr><th>{name}</th><td>{value}</td></tr>" for name, value in rows)
-    return (f"<h1>{TITLE}</h1>"
-            "<p class='lead'>A retrieval model scored by graded semantic relevance, after Wray, Doughty and Damen "
-            "(2021), <i>On Semantic Similarity in Video Retrieval</i>: every (video, caption) pair has a relevance "
-            "computed from the captions by one of the proxies, and nDCG measures how well a ranking follows it. "
-            "Figures are in percent; docs/commands/ndcg.md gives each definition.</p>"
-            f"<table class='header'><tbody>{body}</tbody></table>")
+    lead = ("A retrieval model scored by graded semantic relevance, after Wray, Doughty and Damen (2021), <i>On "
+            "Semantic Similarity in Video Retrieval</i>: every (video, caption) pair has a relevance computed from "
+            "the captions by one of the proxies, and nDCG measures how well a ranking follows it. Figures are in "
+            "percent; docs/commands/ndcg.md gives each definition.")
+    return page_header(TITLE, lead, rows)
 
 
 def reading_text(reading) -> str:

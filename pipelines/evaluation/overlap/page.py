@@ -5,17 +5,18 @@ similarity to the training side and its correlation with caption length, that si
 per length bin, and the false-negative candidates per length bin with a few examples.
 The figures come from stats.json, the examples from fn_candidates/.
 
-Like the other reports (pipelines/cleaning/report.py, pipelines/pages/charts.py) the page loads
-nothing, every text taken from the data is HTML-escaped, and the same output gives the same
-bytes: no date, and no path but the list files stats.json names.
+Like every page (pipelines/pages/: html.py, charts.py) it loads nothing, every text taken from
+the data is HTML-escaped, and the same output gives the same bytes: no date, and no path but the
+list files stats.json names.
 """
 import json
 from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from pipelines.cleaning.report import deterministic_sample, esc, format_figure, section
-from pipelines.pages.charts import page_html, share_bars, write_page
+from pipelines.output.page_files import write_page
+from pipelines.pages.charts import page_html, share_bars
+from pipelines.pages.html import deterministic_sample, esc, format_figure, page_header, section
 from transforms.errors import CapcleanError
 from transforms.evaluation.overlap import LENGTH_BINS, length_bin, word_count
 
@@ -88,14 +89,12 @@ def header_section(stats: dict) -> str:
                        f"{esc(tfidf.get('fitted_on'))}"),
             ("nearest training captions averaged (top-k)", format_figure(settings.get("top_k")))]
     rows += selection_rows(stats.get("selection", {}))
-    body = "".join(f"<tr><th>{name}</th><td>{value}</td></tr>" for name, value in rows)
-    return (f"<h1>{TITLE}</h1>"
-            "<p class='lead'>How much of the query (test) captions the training side already holds, and which "
-            "other test videos a query plausibly matches as well as its own: two threats to a retrieval "
-            "benchmark's validity that Rodriguez et al. (2022), <i>Fighting FIRe with FIRE</i>, describe. "
-            "Figures come from the output's <code>stats.json</code>, examples from its "
-            "<code>fn_candidates/</code> table; docs/commands/overlap.md gives the method.</p>"
-            f"<table class='header'><tbody>{body}</tbody></table>")
+    lead = ("How much of the query (test) captions the training side already holds, and which other test videos a "
+            "query plausibly matches as well as its own: two threats to a retrieval benchmark's validity that "
+            "Rodriguez et al. (2022), <i>Fighting FIRe with FIRE</i>, describe. Figures come from the output's "
+            "<code>stats.json</code>, examples from its <code>fn_candidates/</code> table; "
+            "docs/commands/overlap.md gives the method.")
+    return page_header(TITLE, lead, rows)
 
 
 def selection_rows(selection: dict) -> list:

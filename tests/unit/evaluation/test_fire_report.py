@@ -10,7 +10,7 @@ import pytest
 from pipelines.cli import main
 from pipelines.evaluation.fire.inputs import FireInputError
 from pipelines.evaluation.fire.page import FireReportError, write_fire_report
-from pipelines.cleaning.report import section
+from pipelines.pages.html import section
 
 HOSTILE = "<script>alert(1)</script>"
 FIXTURE = Path(__file__).parent / "fixtures" / "fire_msrvtt_sample.json"
@@ -147,8 +147,8 @@ def test_a_folder_or_a_users_file_as_report_is_one_line_with_exit_code_2_and_a_p
 
 
 def test_a_page_capclean_wrote_may_be_replaced_and_nothing_else(tmp_path):
-    from pipelines.output.page_files import check_page_target
-    from pipelines.pages.charts import page_html, write_page
+    from pipelines.output.page_files import check_page_target, write_page
+    from pipelines.pages.charts import page_html
 
     page = write_page(page_html("a page", ["<p>figures</p>"]), tmp_path / "page.html")
     assert check_page_target(str(page), "--report", FireInputError, "fire.html") == page

@@ -12,8 +12,11 @@ import pyarrow.parquet as pq
 import pytest
 
 from pipelines.cli import main
-from pipelines.cleaning.report import (NOT_BRITISH, Run, flagged_section, highlight_changes, input_captions,
-                              is_british_spelling, read_table, recheck_note, spread_examples, write_report)
+from pipelines.cleaning.report import write_report
+from pipelines.cleaning.report.near_duplicates import spread_examples
+from pipelines.cleaning.report.run import Run, input_captions, read_table
+from pipelines.cleaning.report.spelling import NOT_BRITISH, flagged_section, is_british_spelling, recheck_note
+from pipelines.pages.html import highlight_changes
 from schemas.tables import TABLES
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"

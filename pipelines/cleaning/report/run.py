@@ -1,0 +1,122 @@
+"""A run as the report reads it: its output folder's tables, stats.json, manifest and validation result,
+and the input captions rebuilt from its lineage."""
+import json
+import pathlib
+from dataclasses import dataclass, field
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from pipelines.cleaning.steps import STEP_NAMES
+from pipelines.output.manifest import read_manifest
+from schemas.tables import TABLES
+
+
+@dataclass
+class Run:
+    folder: pathlib.Path
+    stats: dict
+    captions: pd.DataFrame
+    removed: pd.DataFrame
+    edits: pd.DataFrame
+    corrections: pd.DataFrame
+    validation: dict | None  # validation/result.json, when the run has one
+    label: str = ""  # what the page calls this run: its profile, unless both runs share one
+    shown_as: pathlib.Path | None = None  # the folder the page names, if not `folder`
+    manifest: dict | None = None  # manifest.json, when the run has one (pipelines/output/manifest.py)
+    flagged: pd.DataFrame = field(default_factory=lambda: read_table(None, "flagged"))
+
+
+def load_run(output_dir) -> Run:
+    folder = pathlib.Path(output_dir).resolve()
+    stats_file = folder / "stats.json"
+    if not stats_file.is_file():
+        raise FileNotFoundError(f"{folder} has no stats.json: it is not a capclean output folder")
+    result_file = folder / "validation" / "result.json"
+    return Run(
+        folder=folder,
+        stats=json.loads(stats_file.read_text()),
+        captions=read_table(folder, "captions"),
+        removed=read_table(folder, "removed"),
+        edits=read_table(folder, "edits"),
+        corrections=read_table(folder, "corrections"),
+        validation=json.loads(result_file.read_text()) if result_file.is_file() else None,
+        manifest=read_manifest(folder, required=False),
+        flagged=read_table(folder, "flagged"),
+    )
+
+
+def read_table(folder: pathlib.Path | None, name: str) -> pd.DataFrame:
+    """One output table as a DataFrame; a missing folder (or no folder) reads as the empty table."""
+    schema = TABLES[name]
+    present = folder is not None and (folder / name).is_dir()
+    table = pq.read_table(folder / name, schema=schema) if present else schema.empty_table()
+    # Nullable integers: `removed.sen_id` and `kept_sen_id` hold nulls, and plain
+    # pandas would turn those columns into floats.
+    integer_types = {pa.int64(): pd.Int64Dtype(), pa.int32(): pd.Int32Dtype()}
+    return table.to_pandas(types_mapper=integer_types.get)
+
+
+def shown_folder(run: Run) -> pathlib.Path:
+    """The folder a run is known by: where it ends up, not the staging folder it is written in."""
+    return run.shown_as or run.folder
+
+
+def label_runs(runs: list[Run]) -> None:
+    """Name each run by its profile; two runs of one profile are told apart by their folders."""
+    for run in runs:
+        run.label = str(run.stats.get("profile", "?"))
+    if len(runs) == 2 and runs[0].label == runs[1].label:
+        for run in runs:
+            run.label = f"{run.label} ({shown_folder(run).name})"
+        if runs[0].label == runs[1].label:
+            runs[0].label, runs[1].label = f"A: {runs[0].label}", f"B: {runs[1].label}"
+
+
+def steps_run(stats: dict) -> list[str]:
+    """The steps that ran, reader included (it always runs, and stats.json does not list it)."""
+    listed = stats.get("steps_run", list(stats.get("steps", {})))
+    return ["read"] + [step for step in listed if step != "read"]
+
+
+def step_figures(run: Run, step: str) -> dict | None:
+    """The figures stats.json has for one step; None when the step did not run.
+
+    stats.json counts every step, so a step left out by --steps shows zeros
+    there; the page shows it as not run instead.
+    """
+    if step not in steps_run(run.stats):
+        return None
+    return run.stats.get("steps", {}).get(step, {})
+
+
+def input_captions(captions: pd.DataFrame, removed: pd.DataFrame, edits: pd.DataFrame) -> pd.DataFrame:
+    """The text every input record had before cleaning: columns `sen_id`, `caption`, `video_id`, `split`.
+
+    Every input record is one row of `captions` or `removed`. Its input text is
+    the `before` of its earliest edit; without an edit, nothing changed it, so it
+    is its text in the table. A record the reader removed is never edited, and its
+    `sen_id` may repeat an id the reader kept (a repeated record), so it always
+    keeps its own text rather than the other record's lineage.
+    """
+    first_before = earliest_before_by_sen_id(edits)
+    # As objects: with no edits at all, pandas would map to an integer column that refuses the texts.
+    kept = captions["sen_id"].map(first_before).astype(object).fillna(captions["caption"])
+    from_reader = removed["step"] == "read"
+    dropped = removed["sen_id"].map(first_before).astype(object).where(~from_reader).fillna(removed["caption"])
+    return pd.concat([
+        pd.DataFrame({"sen_id": captions["sen_id"], "caption": kept, "video_id": captions["video_id"],
+                      "split": captions["split"]}),
+        pd.DataFrame({"sen_id": removed["sen_id"], "caption": dropped, "video_id": removed["video_id"],
+                      "split": removed["split"]}),
+    ], ignore_index=True)
+
+
+def earliest_before_by_sen_id(edits: pd.DataFrame) -> pd.Series:
+    """sen_id -> the `before` of the first step (in pipeline order) that edited it."""
+    step_rank = {step: rank for rank, step in enumerate(STEP_NAMES)}
+    ordered = (edits.assign(rank=edits["step"].map(step_rank).fillna(len(STEP_NAMES)))
+               .sort_values(["sen_id", "rank"], kind="stable"))
+    first = ordered.drop_duplicates("sen_id")
+    return pd.Series(first["before"].to_numpy(dtype=object), index=first["sen_id"].to_numpy())
