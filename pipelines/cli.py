@@ -26,10 +26,16 @@ class VersionAction(argparse.Action):
         parser.exit()
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """A mistyped flag or value is one line, as every other error: argparse's own would print the usage first."""
+
+    def error(self, message):
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
 def build_parser(commands=COMMANDS) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="capclean", description="Clean a crowd-sourced video-caption dataset "
-                                     "(MSR-VTT format) into validated Parquet tables, and evaluate retrieval "
-                                     "models on it.")
+    parser = OneLineParser(prog="capclean", description="Clean a crowd-sourced video-caption dataset (MSR-VTT "
+                           "format) into validated Parquet tables, and evaluate retrieval models on it.")
     parser.add_argument("--version", action=VersionAction, help="print capclean's version (and git commit) and exit")
     subparsers = parser.add_subparsers(dest="command", required=True)
     for command in commands:
