@@ -33,6 +33,7 @@ class Vocab(Command):
         from pipelines.cleaning.vocab import COLUMNS, write_vocabulary_table
 
         check_table_target(Path(args.output), "\t".join(COLUMNS))
+        Path(args.output).parent.mkdir(parents=True, exist_ok=True)  # as the other commands make their folders
         rows = write_vocabulary_table(args.input, args.output, args.profile)
         print(f"capclean: {rows} rejected tokens written to {args.output}")
         return 0
