@@ -24,15 +24,26 @@ CAPTIONS = pa.schema([
 
 # Every input caption that is not in `captions/`, with the step that took it
 # out and why. `sen_id` is null only for a record whose own id was unusable.
+# The columns after `reason` are step III's facts about a near-duplicate, null on
+# the other steps' rows: the caption kept for its group (in the output), the
+# caption that opened the group, the caption it was compared with and their
+# similarity (a caption that joined the group: the opener, by which it joined;
+# the opener itself: the caption its pass kept, the pair that made the group),
+# the edit threshold e and similarity threshold s it was grouped by, and the
+# pass of step III that removed it (2, 3, ... are until_stable's further passes).
 REMOVED = pa.schema([
     optional("sen_id", pa.int64()), optional("video_id"), optional("split"), optional("caption"),
     required("step"), required("reason"), optional("kept_sen_id", pa.int64()),
+    optional("opener_sen_id", pa.int64()), optional("compared_sen_id", pa.int64()),
+    optional("similarity", pa.float64()), optional("edit_threshold", pa.int32()),
+    optional("similarity_threshold", pa.float64()), optional("dedup_pass", pa.int32()),
 ])
 
-# One row per caption per step that changed its text.
+# One row per caption per step that changed its text. `word_limit`: the number of
+# words step IV's `truncate` rule cut the caption to (null on the other rows).
 EDITS = pa.schema([
     required("sen_id", pa.int64()), required("video_id"), required("step"), required("rule"),
-    required("before"), required("after"),
+    required("before"), required("after"), optional("word_limit", pa.int32()),
 ])
 
 # One row per token the spelling step changed; `position` is the token's
@@ -50,14 +61,18 @@ FLAGGED = pa.schema([
     optional("candidate"),
 ])
 
-# One row per caption step IV's `parse` or `model` rule split: its sentences (joined by
+# One row per caption step IV's `model` rule split: its sentences (joined by
 # spaces they give back the caption), the policy applied and what it did.
 # `new_sen_ids` are the ids of the captions the `separate` policy made from
 # sentences 2, 3, ... (empty for the other policies); `sen_id` keeps the first.
+# `rule` is step IV's rule that found the sentences; `scored_for` why its
+# pre-filter sent the caption to the boundary model ("word cue" or "length only"),
+# and `threshold` the probability from which a word of it starts a sentence.
 RUNON = pa.schema([
     required("sen_id", pa.int64()), required("video_id"), optional("split"),
     required("sentences", pa.list_(pa.string())), required("policy"), required("action"),
     required("new_sen_ids", pa.list_(pa.int64())),
+    optional("rule"), optional("scored_for"), optional("threshold", pa.float64()),
 ])
 
 TABLES = {

@@ -34,10 +34,12 @@ class VideoBatch:
     runon: list = field(default_factory=list)  # of RunonRow
 
 
-def rewrite_captions(batch: VideoBatch, step: str, rewrite: Callable, pass_caption: bool = False) -> VideoBatch:
+def rewrite_captions(batch: VideoBatch, step: str, rewrite: Callable, pass_caption: bool = False,
+                     **edit_facts) -> VideoBatch:
     """Apply `rewrite(text) -> (new_text, rule)` to every caption, recording real changes in `edits`.
 
     With `pass_caption`, `rewrite` receives the Caption (sen_id and text) instead of the text.
+    `edit_facts`: the step's own columns of edits/, the same on each of its rows (step IV's `word_limit`).
 
     A caption the rewrite leaves empty is moved to `removed`: an empty caption
     is no caption, and it must not vanish silently. The input batch is left as
@@ -52,7 +54,7 @@ def rewrite_captions(batch: VideoBatch, step: str, rewrite: Callable, pass_capti
             continue
         kept.append(Caption(caption.sen_id, new_text))
         if new_text != caption.text:
-            edits.append(lineage.edit(batch, caption.sen_id, step, rule, caption.text, new_text))
+            edits.append(lineage.edit(batch, caption.sen_id, step, rule, caption.text, new_text, **edit_facts))
     return replace(batch, captions=kept, edits=batch.edits + edits, removed=batch.removed + removed)
 
 

@@ -5,8 +5,10 @@ the two word lists, where two words are equal when their Levenshtein distance is
 at most e. Grouping is greedy in sen_id order; each group keeps its longest
 caption (in characters, the first on ties).
 
-A removed caption's row names the caption kept for its group (`kept_sen_id`, and
-the reason's "near-duplicate of sen_id K"). When step III runs more than once on
+A removed caption's row holds what step III decided, as columns (schemas/tables.py):
+the caption kept for its group (`kept_sen_id`), the group's opener, the caption it
+was compared with and their similarity, e, s and the pass; its `reason` says the
+same in a sentence for people. When step III runs more than once on
 a video (until_stable, again after step IV, in the recheck rounds), a caption
 kept in one pass can be removed in a later one; `name_final_keepers`, applied
 once to the whole lineage when it is written, hands such a group on to the
@@ -212,17 +214,34 @@ def _remove_once(batch, edit_threshold: int, similarity_threshold: float, number
     for group in group_near_duplicates(texts, edit_threshold, similarity_threshold):
         kept = caption_to_keep(texts, group)
         keep.add(kept)
-        opener_id = batch.captions[group[0][0]].sen_id
-        kept_id = batch.captions[kept].sen_id
-        for index, similarity in group:
-            if index == kept:
-                continue
-            caption = batch.captions[index]
-            reason = removal_reason(kept_id, opener_id, similarity, caption.sen_id, edit_threshold,
-                                    similarity_threshold, number)
-            removed.append(lineage.removed(batch, caption.sen_id, caption.text, STEP, reason, kept_sen_id=kept_id))
+        removed += [near_duplicate_row(batch, group, index, kept, edit_threshold, similarity_threshold, number)
+                    for index, _ in group if index != kept]
     captions = [caption for index, caption in enumerate(batch.captions) if index in keep]
     return replace(batch, captions=captions, removed=batch.removed + removed)
+
+
+def near_duplicate_row(batch, group: list, index: int, kept: int, edit_threshold: int, similarity_threshold: float,
+                       number: int):
+    """The removed/ row of the group's caption `index`, removed in favour of caption `kept` by pass `number`."""
+    caption, opener_id, kept_id = batch.captions[index], batch.captions[group[0][0]].sen_id, batch.captions[kept].sen_id
+    compared, similarity = compared_with(group, index, kept)
+    reason = removal_reason(kept_id, opener_id, similarity, caption.sen_id, edit_threshold, similarity_threshold,
+                            number)
+    return lineage.removed(batch, caption.sen_id, caption.text, STEP, reason, kept_sen_id=kept_id,
+                           opener_sen_id=opener_id, compared_sen_id=batch.captions[compared].sen_id,
+                           similarity=similarity, edit_threshold=edit_threshold,
+                           similarity_threshold=similarity_threshold, dedup_pass=number)
+
+
+def compared_with(group: list, index: int, kept: int) -> tuple:
+    """(the group member that member `index` is compared with, their similarity). A caption that joined the
+    group is compared with the opener: that similarity let it in. The opener, which nothing let in, is
+    compared with the caption kept: their similarity is what made the group."""
+    opener = group[0][0]
+    similarity_to_opener = dict(group)
+    if index == opener:
+        return kept, similarity_to_opener[kept]
+    return opener, similarity_to_opener[index]
 
 
 def final_keeper(kept_id, keeper_of: dict):

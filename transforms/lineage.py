@@ -30,7 +30,14 @@ class RemovedRow:
     caption: Optional[str]
     step: str
     reason: str
-    kept_sen_id: Optional[int] = None  # a near-duplicate's kept caption
+    # Step III's facts about a near-duplicate (None on the other steps' rows; schemas/tables.py says more):
+    kept_sen_id: Optional[int] = None  # the caption that stands for its group in captions/
+    opener_sen_id: Optional[int] = None  # the caption that opened its group
+    compared_sen_id: Optional[int] = None  # the opener, or for the opener itself the caption its pass kept
+    similarity: Optional[float] = None  # its similarity to `compared_sen_id`
+    edit_threshold: Optional[int] = None  # e
+    similarity_threshold: Optional[float] = None  # s
+    dedup_pass: Optional[int] = None  # the pass of step III that removed it
 
 
 @dataclass(frozen=True)
@@ -42,6 +49,7 @@ class EditRow:
     rule: str
     before: str
     after: str
+    word_limit: Optional[int] = None  # step IV's `truncate` rule: the words it cut the caption to
 
 
 @dataclass(frozen=True)
@@ -78,6 +86,9 @@ class RunonRow:
     policy: str
     action: str
     new_sen_ids: tuple = ()
+    rule: Optional[str] = None  # step IV's rule that found the sentences ("model")
+    scored_for: Optional[str] = None  # why the boundary model scored the caption: "word cue" or "length only"
+    threshold: Optional[float] = None  # the probability from which a word of it starts a sentence
 
 
 # The row type of each table, in the order of schemas.tables.TABLES.
@@ -95,11 +106,13 @@ def column_names(row_type) -> list:
     return [field.name for field in fields(row_type)]
 
 
-def removed(video, sen_id, caption, step: str, reason: str, kept_sen_id=None) -> RemovedRow:
-    """A removed/ row for a caption of `video` (a VideoBatch)."""
-    return RemovedRow(sen_id, video.video_id, video.split, caption, step, reason, kept_sen_id)
+def removed(video, sen_id, caption, step: str, reason: str, **facts) -> RemovedRow:
+    """A removed/ row for a caption of `video` (a VideoBatch); `facts`: the columns only some steps fill
+    (step III's `kept_sen_id`, `similarity`, ...)."""
+    return RemovedRow(sen_id, video.video_id, video.split, caption, step, reason, **facts)
 
 
-def edit(video, sen_id: int, step: str, rule: str, before: str, after: str) -> EditRow:
-    """An edits/ row for a caption of `video` (a VideoBatch)."""
-    return EditRow(sen_id, video.video_id, step, rule, before, after)
+def edit(video, sen_id: int, step: str, rule: str, before: str, after: str, **facts) -> EditRow:
+    """An edits/ row for a caption of `video` (a VideoBatch); `facts`: the columns only some steps fill
+    (step IV's `word_limit`)."""
+    return EditRow(sen_id, video.video_id, step, rule, before, after, **facts)

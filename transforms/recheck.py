@@ -23,7 +23,7 @@ from dataclasses import replace
 
 from transforms.corpus import corpus_aggregates
 from transforms.dedup import remove_near_duplicates_with
-from transforms.runon.step import LargestId, cut_by_runon, load_sentence_finder, split_some_captions
+from transforms.runon.step import LargestId, caption_scoring, cut_by_runon, load_sentence_finder, split_some_captions
 from transforms.runon.prefilter import FINITE_VERBS, load_lexicon
 from transforms.spelling import Speller, WordLists, correct_video
 from transforms.step import Step
@@ -106,7 +106,7 @@ class RunonRespelled(Step):
         self._dedup = config.dedup if "dedup" in config.steps else None
         # Read here, so that the word lists travel inside the pipeline to remote workers.
         self._finite_verbs = load_lexicon(FINITE_VERBS)
-        self._find = None
+        self._find = self._scoring = None
 
     def aggregates(self) -> dict:
         # Above every id in the data now, including those step IV made: new ids stay unique.
@@ -121,7 +121,8 @@ class RunonRespelled(Step):
             return video
         if self._find is None:
             self._find = load_sentence_finder(self.settings, self._finite_verbs)
-        split = split_some_captions(video, changed, self._find, self.settings, largest_id + 1)
+            self._scoring = caption_scoring(self.settings, self._finite_verbs)
+        split = split_some_captions(video, changed, self._find, self.settings, largest_id + 1, self._scoring)
         if self._dedup is not None and cut_by_runon(split, since=len(video.edits)):
             split = remove_near_duplicates_with(split, self._dedup)  # a caption cut short may be a near-duplicate now
         return split

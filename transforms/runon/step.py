@@ -174,7 +174,8 @@ def truncate_caption(text: str, limit: int) -> str:
 def truncate_long_captions(batch, limit: int, splits: tuple):
     if batch.split not in splits:
         return batch
-    return rewrite_captions(batch, STEP, lambda text: (truncate_caption(text, limit), f"truncate>{limit}"))
+    return rewrite_captions(batch, STEP, lambda text: (truncate_caption(text, limit), f"truncate>{limit}"),
+                            word_limit=limit)
 
 
 # --- The `model` rule: split run-ons at sentence boundaries -------------------
@@ -183,16 +184,36 @@ def truncate_long_captions(batch, limit: int, splits: tuple):
 MAX_SPLIT_ROUNDS = 4
 
 
-def model_sentence_finder(model, config, finite_verbs=None):
-    """texts -> the sentences of each (a one-item list when it is one sentence), by the trained boundary
-    model (transforms/runon/boundary_model.py), which scores only the texts the pre-filter lets through, each
-    at the threshold of the reason it is scored for."""
+@dataclass(frozen=True)
+class Scoring:
+    """How the boundary model scores a caption: why the pre-filter lets it through (prefilter.WORD_CUE or
+    LENGTH_ONLY), and the probability from which a word of it starts a new sentence."""
+    scored_for: str
+    threshold: float
+
+
+def caption_scoring(config, finite_verbs=None):
+    """text -> its Scoring under `config` (RunonSettings), or None when the pre-filter keeps it from the model."""
     prefilter = Prefilter(load_lexicon() if finite_verbs is None else finite_verbs,
                           config.min_words, config.cue_after_words, config.always_parse_words)
     thresholds = {WORD_CUE: config.model_threshold, LENGTH_ONLY: config.length_only_threshold}
 
+    def scoring(text):
+        reason = why_scored(text, prefilter)
+        return None if reason is None else Scoring(reason, thresholds[reason])
+
+    return scoring
+
+
+def model_sentence_finder(model, config, finite_verbs=None):
+    """texts -> the sentences of each (a one-item list when it is one sentence), by the trained boundary
+    model (transforms/runon/boundary_model.py), which scores only the texts the pre-filter lets through, each
+    at the threshold of the reason it is scored for."""
+    scoring = caption_scoring(config, finite_verbs)
+
     def threshold_for(text):
-        return thresholds.get(why_scored(text, prefilter))
+        scored = scoring(text)
+        return None if scored is None else scored.threshold
 
     def boundaries(texts, text_thresholds):
         return (boundaries_from_probabilities(probabilities, threshold, config.min_left_words, config.min_right_words)
@@ -268,13 +289,15 @@ def new_sen_id(sen_id: int, piece: int, id_stride: int) -> int:
     return new_id
 
 
-def apply_policy(batch, sentences: list, policy: str, id_stride: int = 0, detector: str = "model"):
+def apply_policy(batch, sentences: list, policy: str, id_stride: int = 0, detector: str = "model", scoring=None):
     """A new VideoBatch with each split caption handled as `policy` says, and its lineage.
 
     `sentences[i]` are the sentences of `batch.captions[i]`; a caption with one
     sentence is left as it is. Every split caption gets a `runon/` row; a
     caption whose text changes gets an `edits/` row, whose rule names the
     detector that found the sentences and the policy ("model:first").
+    `scoring`: text -> its Scoring (caption_scoring), for the runon/ rows' `scored_for` and
+    `threshold`; without it (sentences found otherwise) those are null.
     """
     captions, edits, runon_rows = [], [], []
     for caption, pieces in zip(batch.captions, sentences):
@@ -301,10 +324,18 @@ def apply_policy(batch, sentences: list, policy: str, id_stride: int = 0, detect
                 new_ids = [new_sen_id(caption.sen_id, n, id_stride) for n in range(1, len(pieces))]
                 captions += [Caption(sen_id, text) for sen_id, text in zip(new_ids, pieces[1:])]
                 action = f"made {len(pieces)} captions"
-        runon_rows.append(lineage.RunonRow(caption.sen_id, batch.video_id, batch.split, tuple(pieces), policy,
-                                           action, tuple(new_ids)))
+        runon_rows.append(runon_row(batch, caption, pieces, policy, action, new_ids, detector, scoring))
     captions.sort(key=lambda c: c.sen_id)
     return replace(batch, captions=captions, edits=batch.edits + edits, runon=batch.runon + runon_rows)
+
+
+def runon_row(batch, caption, pieces, policy: str, action: str, new_ids: list, detector: str, scoring):
+    """The runon/ row of a split caption of `batch`. Its `scored_for` and `threshold` are those of the caption
+    as step IV received it, which the model split first (a piece it split again was scored at its own)."""
+    scored = scoring(caption.text) if scoring is not None else None
+    return lineage.RunonRow(caption.sen_id, batch.video_id, batch.split, tuple(pieces), policy, action,
+                            tuple(new_ids), rule=detector, scored_for=scored.scored_for if scored else None,
+                            threshold=scored.threshold if scored else None)
 
 
 def merge_sentences(sentences: list) -> str:
@@ -387,13 +418,14 @@ class LargestId(Aggregate):
         return max(tops, default=-1)
 
 
-def split_sentences(video, find, config, id_stride: int = 0):
-    """Step IV (`model`) on one video: the sentences of its captions found, the policy applied."""
+def split_sentences(video, find, config, id_stride: int = 0, scoring=None):
+    """Step IV (`model`) on one video: the sentences of its captions found, the policy applied.
+    `scoring`: how `find` scores a caption (caption_scoring), recorded in the runon/ rows."""
     if video.split not in config.splits or not video.captions:
         return video
     texts = [caption.text for caption in video.captions]
     policy = config.policy.for_split(video.split)
-    return apply_policy(video, find_for_policy(texts, find, policy), policy, id_stride, config.rule)
+    return apply_policy(video, find_for_policy(texts, find, policy), policy, id_stride, config.rule, scoring)
 
 
 def find_for_policy(texts: list, find, policy: str) -> list:
@@ -402,11 +434,12 @@ def find_for_policy(texts: list, find, policy: str) -> list:
     return merge_until_stable(texts, sentences, find) if policy == "merge" else sentences
 
 
-def split_some_captions(batch, sen_ids: set, find, config, id_stride: int = 0):
+def split_some_captions(batch, sen_ids: set, find, config, id_stride: int = 0, scoring=None):
     """Step IV (`model`) on the captions of one video whose id is in `sen_ids`; the others are left.
 
     A caption split before (a recheck changed it) keeps one runon/ row: the
-    earlier one, with its first sentence replaced by the sentences it splits into now.
+    earlier one, with its first sentence replaced by the sentences it splits into now
+    (and the scoring of its text now). `scoring` as for split_sentences.
     """
     if batch.split not in config.splits:
         return batch
@@ -415,7 +448,7 @@ def split_some_captions(batch, sen_ids: set, find, config, id_stride: int = 0):
     found = dict(zip((caption.sen_id for caption in chosen),
                      find_for_policy([caption.text for caption in chosen], find, policy)))
     sentences = [found.get(caption.sen_id, [caption.text]) for caption in batch.captions]
-    done = apply_policy(replace(batch, runon=[]), sentences, policy, id_stride, config.rule)
+    done = apply_policy(replace(batch, runon=[]), sentences, policy, id_stride, config.rule, scoring)
     return replace(done, runon=_merge_runon_rows(batch.runon, done.runon))
 
 
@@ -449,7 +482,7 @@ class Runon(Step):
         self._dedup_settings = config.dedup if dedup_again else None
         # Read here, so that the word list travels inside the pipeline to remote workers.
         self._finite_verbs = load_lexicon(FINITE_VERBS) if self.settings.splits_sentences else None
-        self._find = None
+        self._find = self._scoring = None
 
     @property
     def reported_figures(self) -> tuple:
@@ -465,11 +498,12 @@ class Runon(Step):
     def setup(self):
         if self.settings.splits_sentences:
             self._find = load_sentence_finder(self.settings, self._finite_verbs)  # about a second to load
+            self._scoring = caption_scoring(self.settings, self._finite_verbs)
 
     def process(self, video, word_limit=None, largest_id=-1):
         if not self.settings.splits_sentences:
             return truncate_long_captions(video, word_limit, tuple(self.settings.splits))
-        done = split_sentences(video, self._find, self.settings, largest_id + 1)
+        done = split_sentences(video, self._find, self.settings, largest_id + 1, self._scoring)
         if self._dedup_settings is not None and cut_by_runon(done):
             return remove_near_duplicates_with(done, self._dedup_settings)
         return done

@@ -144,6 +144,34 @@ def test_a_member_is_named_for_the_caption_kept_not_the_opener_it_was_compared_w
     assert reasons[0][1].startswith("opened the near-duplicate group of sen_id 2, which stands for it;")
 
 
+def test_a_removed_row_holds_what_step_three_decided_as_columns():
+    # 0 opens the group and takes 1 and 2; the group keeps 2, the longest.
+    texts = ["a man plays a guitar", "a man plays guitar", "a man plays a red guitar"]
+    rows = {row.sen_id: row for row in remove_near_duplicates(make_batch(texts), 0, 0.85).removed}
+    member, opener = rows[1], rows[0]
+    # A member: compared with the opener, by the similarity that let it in (not rounded as its reason writes it).
+    assert (member.kept_sen_id, member.opener_sen_id, member.compared_sen_id) == (2, 0, 0)
+    assert member.similarity == caption_similarity(texts[1], texts[0]) == 0.5 * (4 / 4 + 4 / 5)
+    assert "similarity 0.900 to the group's opener, sen_id 0" in member.reason
+    # The opener: compared with the caption kept, their similarity being what made the group.
+    assert (opener.kept_sen_id, opener.opener_sen_id, opener.compared_sen_id) == (2, 0, 2)
+    assert opener.similarity == caption_similarity(texts[0], texts[2])
+    for row in (member, opener):
+        assert (row.edit_threshold, row.similarity_threshold, row.dedup_pass) == (0, 0.85, 1)
+
+
+def test_the_columns_record_the_edit_threshold_and_the_pass():
+    texts = ["a man is cooking pasta", "a men is cookin pasta", "a dog sleeps"]
+    [row] = remove_near_duplicates(make_batch(texts), 1, 0.9).removed
+    assert (row.sen_id, row.compared_sen_id, row.edit_threshold, row.similarity_threshold) == (1, 0, 1, 0.9)
+    assert row.similarity == caption_similarity(texts[1], texts[0], 1) == 1.0  # 0.6 with e = 0
+    # Pass 2 of until_stable removes 1 (see below); its row says so, and handing on changes no fact but the keeper.
+    chain = ["a man plays guitar", "a man plays a guitar", "a man plays a guitar now"]
+    named = name_final_keepers(remove_near_duplicates(make_batch(chain), 0, 0.85, until_stable=True))
+    facts = {row.sen_id: (row.kept_sen_id, row.compared_sen_id, row.dedup_pass) for row in named.removed}
+    assert facts == {0: (2, 1, 1), 1: (2, 2, 2)}
+
+
 def test_a_chain_of_keepers_names_the_caption_that_stays():
     # Pass 1: 0 opens and takes 1 (0.9), not 2 (0.833); the group keeps 1, the longer.
     # Pass 2: 1 and 2 are near-duplicates (0.917); the group keeps 2. So 0 was removed for 1,
@@ -200,3 +228,10 @@ def test_removed_written_names_the_final_keepers(tmp_path, write_annotations):
     assert kept == {2, 3}
     assert [(row["sen_id"], row["kept_sen_id"]) for row in removed] == [(0, 2), (1, 2)]
     assert all(row["reason"].split(", which stands for")[0].endswith("sen_id 2") for row in removed)
+    # The facts, typed: 0 opened its pass-1 group and was compared with 1, kept then; 1 went in pass 2.
+    facts = ["opener_sen_id", "compared_sen_id", "similarity", "edit_threshold", "similarity_threshold", "dedup_pass"]
+    assert [[row[name] for name in facts] for row in removed] == [
+        [0, 1, caption_similarity(texts[0], texts[1]), 0, 0.85, 1],
+        [1, 2, caption_similarity(texts[1], texts[2]), 0, 0.85, 2]]
+    types = pq.read_schema(next((output / "removed").glob("*.parquet"))).field
+    assert [str(types(name).type) for name in facts] == ["int64", "int64", "double", "int32", "double", "int32"]

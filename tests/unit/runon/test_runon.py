@@ -6,10 +6,10 @@ from pipelines.config import ConfigError, config_from_dict, load_config
 from transforms.lineage import EditRow, RemovedRow, RunonRow
 from transforms.batch import Caption, VideoBatch
 from transforms.runon.prefilter import split_at
-from transforms.runon.step import (NewIdError, RunonSettings, SplitPolicies, add_moments, apply_policy, cut_by_runon,
-                              length_moments, max_sen_id, merge_sentences, merge_until_stable, new_sen_id,
-                              split_sentences,
-                              truncate_caption, truncate_long_captions, word_limit)
+from transforms.runon.step import (NewIdError, RunonSettings, Scoring, SplitPolicies, add_moments, apply_policy,
+                                   caption_scoring, cut_by_runon, length_moments, max_sen_id, merge_sentences,
+                                   merge_until_stable, new_sen_id, split_sentences, truncate_caption,
+                                   truncate_long_captions, word_limit)
 
 
 def batch(split, *texts):
@@ -33,7 +33,7 @@ def test_truncate_cuts_to_the_first_words():
 def test_only_the_named_splits_are_truncated_and_edits_say_so():
     train = truncate_long_captions(batch("train", "a b c d e", "a b"), 3, ("train", "validate"))
     assert [c.text for c in train.captions] == ["a b c", "a b"]
-    assert train.edits == [EditRow(0, "video1", "runon", "truncate>3", "a b c d e", "a b c")]
+    assert train.edits == [EditRow(0, "video1", "runon", "truncate>3", "a b c d e", "a b c", word_limit=3)]
     test = truncate_long_captions(batch("test", "a b c d e"), 3, ("train", "validate"))
     assert [c.text for c in test.captions] == ["a b c d e"] and test.edits == []
 
@@ -49,8 +49,9 @@ def test_policy_first_keeps_the_first_sentence_and_records_the_rest():
     result = apply_policy(split_batch(), SPLIT, "first", detector="model")
     assert [(c.sen_id, c.text) for c in result.captions] == [(3, "a b c"), (7, "g h i")]
     assert result.edits == [EditRow(3, "video1", "runon", "model:first", "a b c d e f", "a b c")]
+    # No scoring given (sentences found by hand): why and at what threshold are unknown.
     assert result.runon == [RunonRow(3, "video1", "train", ("a b c", "d e", "f"), "first",
-                                     "kept the first of 3 sentences", ())]
+                                     "kept the first of 3 sentences", (), rule="model")]
 
 
 def test_policy_separate_makes_one_caption_per_sentence_with_new_ids():
@@ -109,7 +110,7 @@ def test_policy_merge_makes_one_caption_records_the_sentences_and_the_edit():
     assert [(c.sen_id, c.text) for c in result.captions] == [(3, "a b c and d e and f"), (7, "g h i")]
     assert result.edits == [EditRow(3, "video1", "runon", "model:merge", "a b c d e f", "a b c and d e and f")]
     assert result.runon == [RunonRow(3, "video1", "test", ("a b c", "d e", "f"), "merge",
-                                     "merged 3 sentences into one", ())]
+                                     "merged 3 sentences into one", (), rule="model")]
     assert not cut_by_runon(result)  # no word left the caption, so step III need not look again
     assert cut_by_runon(apply_policy(split_batch("test"), SPLIT, "first", detector="model"))
 
@@ -167,6 +168,28 @@ def test_separate_refuses_ids_that_could_collide_or_overflow_and_names_the_capti
     assert new_sen_id(0, 1, largest) == largest
     with pytest.raises(NewIdError, match="sen_id 3: the id of its sentence 2 .* would not fit in 64 bits"):
         new_sen_id(3, 1, largest)
+
+
+# A caption the pre-filter scores for a word cue ("he is" after a clause), and one it scores for its length only.
+CUE = "a cat is afraid of an stuffed animal he is trying to figure it out"  # 15 words
+LONG_ONLY = "a man is playing a guitar on a stage in a park with his friends"  # 15 words, no cue
+SCORED = RunonSettings(rule="model", always_parse_words=15, model_threshold=0.6, length_only_threshold=0.9,
+                       splits=("train",))
+
+
+def test_the_scoring_of_a_caption_is_why_the_model_scores_it_and_at_what_threshold():
+    scoring = caption_scoring(SCORED, finite_verbs=frozenset({"is"}))
+    assert scoring(CUE) == Scoring("word cue", 0.6)
+    assert scoring(LONG_ONLY) == Scoring("length only", 0.9)
+    assert scoring("a cat is afraid") is None  # too short to be scored
+
+
+def test_a_split_captions_row_says_which_rule_split_it_why_it_was_scored_and_at_what_threshold():
+    video = VideoBatch("video1", "train", 0, [Caption(1, CUE), Caption(2, LONG_ONLY), Caption(3, "a dog barks")])
+    halves = lambda texts: [split_at(text, [7]) if len(text.split()) > 7 else [text] for text in texts]  # noqa: E731
+    done = split_sentences(video, halves, SCORED, scoring=caption_scoring(SCORED, finite_verbs=frozenset({"is"})))
+    facts = [(row.sen_id, row.rule, row.scored_for, row.threshold) for row in done.runon]
+    assert facts == [(1, "model", "word cue", 0.6), (2, "model", "length only", 0.9)]
 
 
 class ProbabilityOfEveryWord:
