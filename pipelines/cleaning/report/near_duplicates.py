@@ -9,7 +9,6 @@ from pipelines.cleaning.report.run import Run
 from pipelines.cleaning.report.spelling import most_common
 from pipelines.pages.html import esc, highlight_changes, section, stable_keys
 from pipelines.pages.plots import embed_figure, plt
-from transforms.dedup import caption_similarity
 
 
 DUPLICATE_EXAMPLES = 10
@@ -75,7 +74,7 @@ def duplicate_examples(run: Run) -> str:
         other = row.other if isinstance(row.other, str) else ""
         removed_text, other_text = highlight_changes(row.caption, other) if other else (esc(row.caption), "")
         tag = " <span class='tag'>kept</span>" if row.kept else ""
-        mark = "*" if row.computed else ""
+        mark = "*" if row.opened else ""
         rows.append(f"<tr><td class='num sim'>{row.similarity:.3f}{mark}</td><td class='id'>{row.sen_id}<br>"
                     f"{'' if pd.isna(row.other_id) else row.other_id}</td><td><div class='before'>{removed_text}</div>"
                     f"<div class='after'>{other_text or '<i>(not found)</i>'}{tag}</div>"
@@ -89,38 +88,33 @@ def duplicate_examples(run: Run) -> str:
 
 
 def dedup_threshold(run: Run):
-    """The similarity threshold s the run's step III used, as its removal reasons give it (None if none does)."""
-    values = run.removed.loc[run.removed["step"] == "dedup", "reason"].str.extract(r"\bs=([0-9.]+)")[0].dropna()
+    """The similarity threshold s the run's step III used (None if it removed nothing)."""
+    values = run.removed.loc[run.removed["step"] == "dedup", "similarity_threshold"].dropna()
     return float(most_common(values)) if len(values) else None
 
 
 def near_duplicates(run: Run) -> pd.DataFrame:
-    """The captions step III removed, each with the caption it was compared with and their similarity.
+    """The captions step III removed, each with the caption it was compared with and their similarity,
+    as step III recorded them in removed/ (`compared_sen_id`, `similarity`).
 
-    The similarity is the one step III recorded in the reason (to the caption that opened the
-    group, which the reason names after the caption kept). A removed caption that opened its group has none recorded:
-    its similarity is computed, with the run's edit threshold, to the caption kept for the group.
-    Columns: sen_id, video_id, caption, reason, other_id, other, kept (whether `other` is the
-    caption kept), similarity, computed.
+    Columns: those of removed/, and other_id (the caption compared with), other (its text), kept
+    (whether it is the caption kept for the group), opened (whether the removed caption opened its
+    group: then the other is the caption kept at the time, and the page marks the similarity);
+    `similarity` to three decimals, as the page shows it.
     """
     dups = run.removed[run.removed["step"] == "dedup"].copy()
     if dups.empty:
-        return dups.assign(other_id=[], other=[], kept=[], similarity=[], computed=[])
+        return dups.assign(other_id=[], other=[], kept=[], opened=[])
     texts = pd.concat([run.captions[["sen_id", "caption"]],
                        run.removed.loc[run.removed["sen_id"].notna(), ["sen_id", "caption"]]])
     text_of = texts.drop_duplicates("sen_id").set_index("sen_id")["caption"]
-    recorded = dups["reason"].str.extract(r"similarity ([0-9.]+)")[0].astype(float)
-    # The caption the recorded similarity is to: the group's opener (transforms/dedup.removal_reason).
-    named = pd.to_numeric(dups["reason"].str.extract(r"to the group's opener, sen_id (\d+)")[0]).astype("Int64")
-    edit_threshold = dups["reason"].str.extract(r"\be=(\d+)")[0].fillna("0").astype(int)
-    other_id = named.where(named.notna() & recorded.notna(), dups["kept_sen_id"])
-    dups["other_id"] = other_id
-    dups["other"] = [text_of.get(other) if pd.notna(other) else None for other in other_id]
-    dups["kept"] = (other_id == dups["kept_sen_id"]).fillna(False).astype(bool)
-    computed = [caption_similarity(text, other, edit) if isinstance(text, str) and isinstance(other, str) else np.nan
-                for text, other, edit in zip(dups["caption"], dups["other"], edit_threshold)]
-    dups["computed"] = recorded.isna()
-    dups["similarity"] = recorded.where(recorded.notna(), pd.Series(computed, index=dups.index)).round(3)
+    dups["other_id"] = dups["compared_sen_id"]
+    dups["other"] = [text_of.get(other) if pd.notna(other) else None for other in dups["other_id"]]
+    dups["kept"] = (dups["other_id"] == dups["kept_sen_id"]).fillna(False).astype(bool)
+    dups["opened"] = (dups["opener_sen_id"] == dups["sen_id"]).fillna(False).astype(bool)
+    # Python's round, which rounds the binary value exactly (numpy's can round a 0.xxx5 the other way),
+    # as the reasons write the similarity.
+    dups["similarity"] = [round(value, 3) for value in dups["similarity"]]
     return dups
 
 

@@ -107,8 +107,8 @@ def other_figures_table(runs: list[Run], steps: list[str]) -> str:
         figures = step_figures(run, step)
         return None if figures is None else flatten(figures).get(name)
 
-    return "<h3>Other figures of the steps</h3><p class='note'>Those that are not zero.</p>" + comparison_table("step: figure", list(keys), [("value", "value")],
-                                                                     runs, value, table_id="other-figures")
+    table = comparison_table("step: figure", list(keys), [("value", "value")], runs, value, table_id="other-figures")
+    return "<h3>Other figures of the steps</h3><p class='note'>Those that are not zero.</p>" + table
 
 
 def flatten(figures: dict, prefix: str = "") -> dict:

@@ -13,7 +13,7 @@ import pytest
 
 from pipelines.cli import main
 from pipelines.cleaning.report import write_report
-from pipelines.cleaning.report.near_duplicates import spread_examples
+from pipelines.cleaning.report.near_duplicates import dedup_threshold, near_duplicates, spread_examples
 from pipelines.cleaning.report.run import Run, input_captions, read_table
 from pipelines.cleaning.report.spelling import NOT_BRITISH, flagged_section, is_british_spelling, recheck_note
 from pipelines.pages.html import highlight_changes
@@ -289,10 +289,31 @@ def test_near_duplicate_examples_spread_over_the_range_nearest_the_threshold_fir
 def test_the_page_orders_near_duplicates_by_similarity(paper_page):
     table = re.search(r"<table class='groups' id='near-duplicates'>.*?</table>", paper_page, re.S).group(0)
     rows = re.findall(r"<td class='num sim'>([^<]*)</td><td class='id'>(\d+)<br>(\d+)</td>", table)
-    # sen_id 0 opened its group, so its similarity to the caption kept (1) is computed: (6/6 + 6/8) / 2.
+    # sen_id 0 opened its group, so it is shown with the caption kept (1) and the similarity of that pair, which
+    # step III recorded: (6/6 + 6/8) / 2, marked.
     # By the SHA-1 of sen_id alone, 10 would come first.
     assert rows == [("0.875*", "0", "1"), ("1.000", "10", "9")]
     assert "(threshold s = 0.85)" in paper_page
+
+
+def near_duplicate(sen_id, caption, compared, similarity):
+    """A removed/ row of step III whose reason names no figure: the page must take them from the columns."""
+    return {**removed(sen_id, caption, "dedup"), "kept_sen_id": 2, "opener_sen_id": 0, "compared_sen_id": compared,
+            "similarity": similarity, "edit_threshold": 0, "similarity_threshold": 0.8, "dedup_pass": 1}
+
+
+def test_near_duplicates_are_read_from_the_columns_step_three_wrote(tmp_path):
+    kept = {"video_id": "video1", "sen_id": 2, "split": "train", "category": 1, "caption": "a man plays a red guitar"}
+    write_tables(tmp_path, captions=[kept], removed=[near_duplicate(0, "a man plays a guitar", 2, 0.8875),
+                                                     near_duplicate(1, "a man plays guitar", 0, 0.9)])
+    run = Run(tmp_path, {}, *(read_table(tmp_path, name) for name in ("captions", "removed", "edits", "corrections")),
+              None)
+    dups = near_duplicates(run).set_index("sen_id")
+    assert dups["other_id"].tolist() == [2, 0] and dups["other"].tolist() == [kept["caption"], "a man plays a guitar"]
+    assert dups["kept"].tolist() == [True, False] and dups["opened"].tolist() == [True, False]
+    # Rounded as the reasons write it (numpy's round would give 0.888).
+    assert dups["similarity"].tolist() == [0.887, 0.9]
+    assert dedup_threshold(run) == 0.8
 
 
 def flagged_run(flagged_rows, captions):
