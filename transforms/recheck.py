@@ -23,8 +23,8 @@ from dataclasses import replace
 
 from transforms.corpus import corpus_aggregates
 from transforms.dedup import remove_near_duplicates_with
-from transforms.runon.step import LargestId, caption_scoring, cut_by_runon, load_sentence_finder, split_some_captions
-from transforms.runon.prefilter import FINITE_VERBS, load_lexicon
+from transforms.runon.step import LargestId, cut_by_runon, load_sentence_finder, split_some_captions
+from transforms.runon.prefilter import FINITE_VERBS, caption_scoring, load_lexicon
 from transforms.spelling import Speller, WordLists, correct_video
 from transforms.step import Step
 

@@ -109,6 +109,28 @@ def why_scored(text: str, prefilter: Prefilter):
     return None
 
 
+@dataclass(frozen=True)
+class Scoring:
+    """How the boundary model scores a caption: why the pre-filter lets it through (WORD_CUE or LENGTH_ONLY),
+    and the probability from which a word of it starts a new sentence (step IV's threshold for that reason)."""
+    scored_for: str
+    threshold: float
+
+
+def caption_scoring(config, finite_verbs=None):
+    """text -> its Scoring under `config` (step IV's RunonSettings), or None when the pre-filter keeps it from
+    the model."""
+    prefilter = Prefilter(load_lexicon() if finite_verbs is None else finite_verbs,
+                          config.min_words, config.cue_after_words, config.always_parse_words)
+    thresholds = {WORD_CUE: config.model_threshold, LENGTH_ONLY: config.length_only_threshold}
+
+    def scoring(text):
+        reason = why_scored(text, prefilter)
+        return None if reason is None else Scoring(reason, thresholds[reason])
+
+    return scoring
+
+
 def has_unjoined_finite_verbs(words: list, finite_verbs: frozenset) -> bool:
     previous = None
     for i, word in enumerate(words):

@@ -20,7 +20,7 @@ from transforms.batch import Caption, rewrite_captions
 from transforms.runon.boundary_model import MODEL_DIR, BoundaryModel, boundaries_from_probabilities
 from transforms.dedup import remove_near_duplicates_with
 from transforms.errors import CapcleanError, ConfigError
-from transforms.runon.prefilter import FINITE_VERBS, LENGTH_ONLY, WORD_CUE, Prefilter, load_lexicon, split_at, why_scored
+from transforms.runon.prefilter import FINITE_VERBS, caption_scoring, load_lexicon, split_at
 from transforms.step import Aggregate, Step
 
 STEP = "runon"
@@ -182,27 +182,6 @@ def truncate_long_captions(batch, limit: int, splits: tuple):
 
 # How many times the pieces of a split caption are scored again (a caption of MSR-VTT has at most 4 sentences).
 MAX_SPLIT_ROUNDS = 4
-
-
-@dataclass(frozen=True)
-class Scoring:
-    """How the boundary model scores a caption: why the pre-filter lets it through (prefilter.WORD_CUE or
-    LENGTH_ONLY), and the probability from which a word of it starts a new sentence."""
-    scored_for: str
-    threshold: float
-
-
-def caption_scoring(config, finite_verbs=None):
-    """text -> its Scoring under `config` (RunonSettings), or None when the pre-filter keeps it from the model."""
-    prefilter = Prefilter(load_lexicon() if finite_verbs is None else finite_verbs,
-                          config.min_words, config.cue_after_words, config.always_parse_words)
-    thresholds = {WORD_CUE: config.model_threshold, LENGTH_ONLY: config.length_only_threshold}
-
-    def scoring(text):
-        reason = why_scored(text, prefilter)
-        return None if reason is None else Scoring(reason, thresholds[reason])
-
-    return scoring
 
 
 def model_sentence_finder(model, config, finite_verbs=None):

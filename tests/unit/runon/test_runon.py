@@ -5,11 +5,10 @@ import pytest
 from pipelines.config import ConfigError, config_from_dict, load_config
 from transforms.lineage import EditRow, RemovedRow, RunonRow
 from transforms.batch import Caption, VideoBatch
-from transforms.runon.prefilter import split_at
-from transforms.runon.step import (NewIdError, RunonSettings, Scoring, SplitPolicies, add_moments, apply_policy,
-                                   caption_scoring, cut_by_runon, length_moments, max_sen_id, merge_sentences,
-                                   merge_until_stable, new_sen_id, split_sentences, truncate_caption,
-                                   truncate_long_captions, word_limit)
+from transforms.runon.prefilter import Scoring, caption_scoring, split_at
+from transforms.runon.step import (NewIdError, RunonSettings, SplitPolicies, add_moments, apply_policy, cut_by_runon,
+                                   length_moments, max_sen_id, merge_sentences, merge_until_stable, new_sen_id,
+                                   split_sentences, truncate_caption, truncate_long_captions, word_limit)
 
 
 def batch(split, *texts):
