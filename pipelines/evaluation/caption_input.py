@@ -1,6 +1,6 @@
 """The captions an evaluation command reads: a capclean output's captions/ or raw MSR-VTT, a
-split of them, a list of videos, one caption per video. `capclean hardneg` and `capclean
-overlap` read their input through this module."""
+split of them, a list of videos, one caption per video. Every evaluation command that reads captions
+(hardneg, overlap, relevance, fire's and ndcg's --captions) reads them through this module."""
 import csv
 from dataclasses import dataclass
 from pathlib import Path

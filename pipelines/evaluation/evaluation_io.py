@@ -1,5 +1,6 @@
-"""What the evaluation commands (hardneg, overlap, relevance, ...) share: their --input, --output and
---overwrite arguments, and the record of their input that goes into their manifest."""
+"""What the evaluation commands that write an output folder (hardneg, overlap, relevance) share: the
+folder claimed before any work, the record of their input, stats.json, and the marker, manifest and swap
+into place at the end. Their --input, --output and --overwrite flags are pipelines/commands/arguments.py's."""
 import logging
 from pathlib import Path
 
@@ -9,25 +10,15 @@ from transforms.read import find_annotation_files
 log = logging.getLogger("capclean")
 
 
-def add_evaluation_io_arguments(command, writes: str):
-    """--input (a capclean output or raw annotations), --output and --overwrite of an evaluation command."""
-    io = command.add_argument_group("input and output")
-    io.add_argument("--input", required=True, metavar="PATH", help="a capclean output folder (its captions/), or "
-                    "raw MSR-VTT-format annotations (a folder or one file)")
-    io.add_argument("--output", required=True, metavar="DIR", help=f"folder for {writes}: a new or empty one, or "
-                    "(with --overwrite) an earlier capclean output")
-    io.add_argument("--overwrite", action="store_true", help="replace the earlier capclean output at --output")
-
-
 def read_source_run(input_path):
-    """What `hardneg` records of its input: a capclean output's manifest (warning when the run is
-    partial), or the annotation files. Returns (input record, source run record or None)."""
+    """What an evaluation command records of its input: a capclean output's manifest (warning when the run
+    is partial), or the annotation files. Returns (input record, source run record or None)."""
     from pipelines.output.manifest import input_record, source_run_record
 
     if (Path(input_path) / "captions").is_dir():
         source_run = source_run_record(input_path)
         if source_run and source_run.get("partial"):
-            log.warning("warning: %s is a partial run (--limit %s): its negatives are of those videos only",
+            log.warning("warning: %s is a partial run (--limit %s): its figures are of those videos only",
                         input_path, source_run.get("limit"))
         return {"path": str(Path(input_path).resolve()), "kind": "capclean output"}, source_run
     return {**input_record(input_path, find_annotation_files(input_path)), "kind": "annotations"}, None
