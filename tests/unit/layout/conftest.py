@@ -25,6 +25,8 @@ import pytest
 
 from pipelines.commands.command import FILES, FOLDER
 from pipelines.output.folder import MARKER
+from schemas.evaluation_tables import EVALUATION_TABLES
+from schemas.tables import TABLES
 
 # --- Running capclean ----------------------------------------------------------------------------------
 
@@ -296,8 +298,8 @@ class CommandContract:
     def checks(self) -> list:
         return [self.check_example_and_docs, self.check_help_names_the_documented_flags,
                 self.check_args_are_the_flags, self.check_a_users_output_is_refused,
-                self.check_marker_and_manifest, self.check_same_bytes, self.check_a_bad_flag_is_one_line,
-                self.check_renamed_flags_are_refused]
+                self.check_marker_and_manifest, self.check_tables_have_their_schemas, self.check_same_bytes,
+                self.check_a_bad_flag_is_one_line, self.check_renamed_flags_are_refused]
 
     def example(self, out: Path, **inputs) -> list:
         """`NAME` and the example's arguments, with the inputs and `out` filled in (`inputs` replacing some)."""
@@ -368,6 +370,21 @@ class CommandContract:
             pytest.skip(f"{self.command.name} writes files, not a folder")
         assert json.loads((self.written / MARKER).read_text())["written_by"] == "capclean"
         assert json.loads((self.written / "manifest.json").read_text())["command"] == self.command.name
+
+    def check_tables_have_their_schemas(self):
+        """Every Parquet table the example wrote has the schema schemas/ declares for it (the cleaning's
+        TABLES, the evaluation's EVALUATION_TABLES; relevance/proxy=NAME/ is one `relevance` table per proxy)."""
+        declared = {**TABLES, **EVALUATION_TABLES}
+        folders = sorted({path.parent for path in self.written.rglob("*.parquet")} - {self.written / "hf"})
+        folders = [folder for folder in folders if "exports" not in folder.parts and "hf" not in folder.parts]
+        if not folders:
+            pytest.skip(f"{self.command.name} writes no Parquet table")
+        for folder in folders:
+            name = "relevance" if folder.name.startswith("proxy=") else folder.name
+            assert name in declared, f"{folder.relative_to(self.written)}: no schema in schemas/ declares it"
+            for file in folder.glob("*.parquet"):
+                written = pq.read_schema(file).remove_metadata()
+                assert written.equals(declared[name].remove_metadata()), f"{file}: {written} is not {name}'s schema"
 
     def check_same_bytes(self):
         """The example again, into another folder: every file the same, what measures the run aside."""

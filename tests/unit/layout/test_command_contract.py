@@ -36,6 +36,10 @@ def test_an_output_folder_has_the_marker_and_a_manifest(contract):
     contract.check_marker_and_manifest()
 
 
+def test_its_tables_have_the_schemas_schemas_declares(contract):
+    contract.check_tables_have_their_schemas()
+
+
 def test_the_same_input_gives_the_same_bytes(contract):
     contract.check_same_bytes()
 
