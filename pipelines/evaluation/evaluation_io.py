@@ -1,6 +1,7 @@
 """What the evaluation commands that write an output folder (hardneg, overlap, relevance) share: the
 folder claimed before any work, the record of their input, stats.json, and the marker, manifest and swap
 into place at the end. Their --input, --output and --overwrite flags are pipelines/commands/arguments.py's."""
+import json
 import logging
 from pathlib import Path
 
@@ -22,6 +23,15 @@ def read_source_run(input_path):
                         input_path, source_run.get("limit"))
         return {"path": str(Path(input_path).resolve()), "kind": "capclean output"}, source_run
     return {**input_record(input_path, find_annotation_files(input_path)), "kind": "annotations"}, None
+
+
+def read_output_stats(folder: Path, command: str, entries: tuple, error: type) -> dict:
+    """stats.json of a `capclean COMMAND` output, once the folder is known to hold `entries` too (what its
+    page reads); otherwise `error`, one line naming the folder."""
+    missing = [name for name in ("stats.json", *entries) if not (folder / name).exists()]
+    if missing:
+        raise error(f"{folder} has no {', '.join(missing)}: it is not the output of capclean {command}")
+    return json.loads((folder / "stats.json").read_text(encoding="utf-8"))
 
 
 def write_stats(output_dir, figures: dict) -> None:

@@ -50,6 +50,11 @@ def format_figure(figure) -> str:
     return f"{figure:,.3f}"
 
 
+def percent(share) -> str:
+    """A share as a percentage, one decimal: 0.4567 -> '45.7%'; None (no figure) -> '–'."""
+    return "–" if share is None else f"{100 * share:.1f}%"
+
+
 def points(share: float) -> str:
     """A share as percentage points, one decimal: 0.4567 -> '45.7'."""
     return f"{100 * share:.1f}"

@@ -26,7 +26,7 @@ def duplicates_section(runs: list[Run]) -> str:
             f"{DUPLICATE_EXAMPLES} of them spread over the similarity range, nearest the threshold first (the same "
             "on every rendering). Each is shown against the caption it was compared with: the one its reason "
             "names, with the similarity step III recorded; a removed caption that opened its group is compared "
-            "with the caption kept, its similarity computed (marked *). Words only in the removed caption are "
+            "with the caption its pass kept, with the similarity step III decided on (marked *). Words only in the removed caption are "
             "<del>struck</del>, words only in the other <ins>marked</ins>.</p>")
     return section("Near-duplicate groups", group_size_plot(runs, groups) + text + per_run(runs, duplicate_examples))
 
@@ -65,6 +65,9 @@ def duplicate_examples(run: Run) -> str:
     dups = near_duplicates(run)
     if dups.empty:
         return "<p>No near-duplicates were removed in this run.</p>"
+    if dups["similarity"].isna().all():
+        return ("<p>This run's removed/ does not record step III's similarities (an earlier capclean wrote it): "
+                "clean it again to see them here.</p>")
     threshold = dedup_threshold(run)
     bands = similarity_bands(dups, threshold)
     band_rows = "".join(f"<tr><td>{esc(band)}</td><td class='num'>{count:,}</td></tr>" for band, count in bands)

@@ -10,12 +10,12 @@ nothing: the CSS is inline and the bars are inline SVG (pipelines/pages/charts.p
 data is HTML-escaped. The same inputs give the same bytes: the page holds no date and no
 path but the input named in stats.json.
 """
-import json
 from pathlib import Path
 
 import pyarrow.parquet as pq
 
 from pipelines.evaluation.hardneg.graph import PAPER_NEGATIVES
+from pipelines.evaluation.evaluation_io import read_output_stats
 from pipelines.output.page_files import write_page
 from pipelines.pages.charts import (AXIS_HEIGHT, BAR_AREA_WIDTH, BAR_COLOR, LABEL_WIDTH, ROW_HEIGHT, legend,
                                     page_html, read_figures, svg_bar, svg_chance, svg_chart, svg_label, svg_number,
@@ -61,11 +61,7 @@ def write_hardneg_report(output_dir, posrank_figures=None, report_path=None) -> 
 # --- Reading the output ---------------------------------------------------------------------------
 
 def read_stats(folder: Path) -> dict:
-    """stats.json of the output, once the folder is known to hold what the page reads."""
-    missing = [name for name in ("stats.json", "hardneg", "pos") if not (folder / name).exists()]
-    if missing:
-        raise HardnegReportError(f"{folder} has no {', '.join(missing)}: it is not the output of capclean hardneg")
-    return json.loads((folder / "stats.json").read_text(encoding="utf-8"))
+    return read_output_stats(folder, "hardneg", ("hardneg", "pos"), HardnegReportError)
 
 
 def read_posrank_figures(figures) -> dict | None:

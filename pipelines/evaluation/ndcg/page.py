@@ -16,7 +16,7 @@ from pathlib import Path
 
 from pipelines.output.page_files import write_page
 from pipelines.pages.charts import BAR_COLOR, legend, page_html, read_figures, share_bars
-from pipelines.pages.html import esc, format_figure, page_header, points, section
+from pipelines.pages.html import esc, format_figure, page_header, percent, points, section
 from transforms.errors import CapcleanError
 
 TITLE = "capclean nDCG report"
@@ -179,7 +179,3 @@ def agreement_row(pair: str, summary: dict, share: str) -> str:
 
 def rho(value) -> str:
     return "–" if value is None else f"{value:.3f}"
-
-
-def percent(value) -> str:
-    return "–" if value is None else f"{100 * value:.1f}%"

@@ -9,14 +9,14 @@ Like every page (pipelines/pages/: html.py, charts.py) it loads nothing, every t
 the data is HTML-escaped, and the same output gives the same bytes: no date, and no path but the
 list files stats.json names.
 """
-import json
 from pathlib import Path
 
 import pyarrow.parquet as pq
 
+from pipelines.evaluation.evaluation_io import read_output_stats
 from pipelines.output.page_files import write_page
 from pipelines.pages.charts import page_html, share_bars
-from pipelines.pages.html import deterministic_sample, esc, format_figure, page_header, section
+from pipelines.pages.html import deterministic_sample, esc, format_figure, page_header, percent, section
 from transforms.errors import CapcleanError
 from transforms.evaluation.overlap import LENGTH_BINS, length_bin, word_count
 
@@ -43,10 +43,7 @@ def write_overlap_report(output_dir, report_path=None) -> Path:
 
 
 def read_stats(folder: Path) -> dict:
-    missing = [name for name in ("stats.json", "overlap") if not (folder / name).exists()]
-    if missing:
-        raise OverlapReportError(f"{folder} has no {', '.join(missing)}: it is not the output of capclean overlap")
-    return json.loads((folder / "stats.json").read_text(encoding="utf-8"))
+    return read_output_stats(folder, "overlap", ("overlap",), OverlapReportError)
 
 
 def candidate_examples(folder: Path) -> list:
@@ -199,9 +196,6 @@ def in_length_order(by_length: dict) -> list:
 def queries(count: int) -> str:
     return f"{count:,} {'query' if count == 1 else 'queries'}"
 
-
-def percent(share) -> str:
-    return f"{100 * share:.1f}%"
 
 
 def format_similarity(value) -> str:

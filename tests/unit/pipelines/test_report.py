@@ -316,6 +316,18 @@ def test_near_duplicates_are_read_from_the_columns_step_three_wrote(tmp_path):
     assert dedup_threshold(run) == 0.8
 
 
+def test_a_run_written_before_the_typed_columns_says_so_instead_of_empty_bands(paper_run, tmp_path):
+    run = shutil.copytree(paper_run, tmp_path / "run")
+    for file in (run / "removed").glob("*.parquet"):  # removed/ as an earlier capclean wrote it
+        table = pq.read_table(file)
+        pq.write_table(table.select([name for name in table.column_names if name in EARLIER_REMOVED_COLUMNS]), file)
+    page = write_report(str(run)).read_text()
+    assert "does not record step III's similarities" in page and "id='similarity-bands'" not in page
+
+
+EARLIER_REMOVED_COLUMNS = ("sen_id", "video_id", "split", "caption", "step", "reason", "kept_sen_id")
+
+
 def flagged_run(flagged_rows, captions):
     captions_frame = pd.DataFrame([{"video_id": "video1", "sen_id": sen_id, "split": "train", "category": 1,
                                     "caption": text} for sen_id, text in captions])
