@@ -55,6 +55,14 @@ def add_evaluation_io_arguments(parser: argparse.ArgumentParser, writes: str) ->
     add_output_folder_arguments(parser, RUN_OR_RAW_HELP, writes)
 
 
+def add_split_and_videos_arguments(group, split_holds: str) -> None:
+    """--split and --videos: which captions an evaluation command reads (hardneg, relevance)."""
+    group.add_argument("--split", default="test", help=f"the split whose {split_holds} (default: test; 'all' for "
+                       "every split)")
+    group.add_argument("--videos", metavar="FILE", help="only these videos: a CSV with a video_id column (as "
+                       "retrieval_splits/MSRVTT_JSFUSION_test.csv, the 1k-A test split) or one id a line")
+
+
 def add_limit_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=int, metavar="N", help="only the first N videos (by video_id in natural "
                         "order: video2 before video10), for a quick trial; the output is marked partial")

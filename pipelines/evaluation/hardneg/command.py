@@ -5,7 +5,8 @@ import logging
 import time
 from dataclasses import dataclass
 
-from pipelines.commands.arguments import add_evaluation_io_arguments, at_least, chosen_names
+from pipelines.commands.arguments import (add_evaluation_io_arguments, add_split_and_videos_arguments, at_least,
+                                          chosen_names)
 from pipelines.commands.command import BeamOptions, Command
 from transforms.errors import CapcleanError, ConfigError
 
@@ -41,10 +42,7 @@ class Hardneg(Command):
         parts = ",".join(PARTS_OF_SPEECH)
         add_evaluation_io_arguments(parser, "pos/, hardneg/, stats.json, report.html and manifest.json")
         which = parser.add_argument_group("captions")
-        which.add_argument("--split", default="test", help="the split whose captions get negatives (default: test; "
-                           "'all' for every split)")
-        which.add_argument("--videos", metavar="FILE", help="only these videos: a CSV with a video_id column (as "
-                           "retrieval_splits/MSRVTT_JSFUSION_test.csv, the 1k-A test split) or one id a line")
+        add_split_and_videos_arguments(which, "captions get negatives")
         which.add_argument("--captions", choices=["all", "one"], default="all",
                            help="every caption of a video, or the one with the smallest sen_id (default: all)")
         method = parser.add_argument_group("negatives")

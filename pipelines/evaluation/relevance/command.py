@@ -4,7 +4,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipelines.commands.arguments import add_evaluation_io_arguments, at_least
+from pipelines.commands.arguments import add_evaluation_io_arguments, add_split_and_videos_arguments, at_least
 from pipelines.commands.command import Command
 from transforms.errors import CapcleanError, ConfigError
 
@@ -53,10 +53,7 @@ def add_relevance_arguments(command) -> None:
     default = RelevanceReading()
     add_evaluation_io_arguments(command, "relevance/, stats.json and manifest.json")
     which = command.add_argument_group("captions")
-    which.add_argument("--split", default="test", help="the split whose videos and captions are paired (default: "
-                       "test; 'all' for every split)")
-    which.add_argument("--videos", metavar="FILE", help="only these videos: a CSV with a video_id column (as "
-                       "retrieval_splits/MSRVTT_JSFUSION_test.csv) or one id a line")
+    add_split_and_videos_arguments(which, "videos and captions are paired")
     which.add_argument("--proxies", default=",".join(PROXIES), metavar="LIST",
                        help=f"comma-separated of {','.join(PROXIES + ('met',))} (default: %(default)s)")
     add_met_arguments(command)
