@@ -20,7 +20,7 @@ class HardnegArgs:
     overwrite: bool
     split: str
     videos: str | None
-    captions: str
+    per_video: str
     k: int
     parts: str
     levels: str
@@ -34,7 +34,9 @@ class Hardneg(Command):
     help = "hard negatives of a split's captions: one word (or two) changed per part of speech"
     Args = HardnegArgs
     takes_beam_options = True
-    example = ("--input", "{run}", "--output", "{out}", "--captions", "one", "--k", "3")
+    example = ("--input", "{run}", "--output", "{out}", "--per-video", "one", "--k", "3")
+    # --captions names a caption source (RUN_OR_RAW) in fire and ndcg: here it was which captions of a video.
+    renamed = {"--captions": "--per-video"}
 
     def add_arguments(self, parser):
         from transforms.evaluation.pos import PARTS_OF_SPEECH
@@ -43,7 +45,7 @@ class Hardneg(Command):
         add_evaluation_io_arguments(parser, "pos/, hardneg/, stats.json, report.html and manifest.json")
         which = parser.add_argument_group("captions")
         add_split_and_videos_arguments(which, "captions get negatives")
-        which.add_argument("--captions", choices=["all", "one"], default="all",
+        which.add_argument("--per-video", choices=["all", "one"], default="all",
                            help="every caption of a video, or the one with the smallest sen_id (default: all)")
         method = parser.add_argument_group("negatives")
         method.add_argument("--k", type=int, default=20, help="negatives per caption, part of speech and level "
@@ -94,7 +96,7 @@ def run_hardneg(args: HardnegArgs, settings) -> int:
     open_wordnet(default_wordnet_dir())  # a missing WordNet is one line now, not a worker's traceback later
     selection = CaptionSelection(split=None if args.split == "all" else args.split,
                                  video_ids=read_video_ids(args.videos) if args.videos else None,
-                                 one_per_video=args.captions == "one")
+                                 one_per_video=args.per_video == "one")
     videos = select_captions(read_caption_rows(args.input), selection)
     if not videos:
         raise CapcleanError(f"no caption of {args.input} is in split {args.split}"
@@ -116,7 +118,7 @@ def run_hardneg(args: HardnegArgs, settings) -> int:
         clock.phase("report")
         seal_output(staging, output, "hardneg", args.input, input_and_run, figures, clock,
                     settings={**figures["settings"], "split": args.split, "videos": args.videos,
-                              "captions": args.captions},
+                              "per_video": args.per_video},
                     beam_args=beam_args, busy=busy_seconds(result))
     print(f"capclean hardneg: done in {time.monotonic() - started:.1f} s; output in {output}")
     print(format_figures(figures))

@@ -64,7 +64,7 @@ def test_a_list_of_videos_and_one_caption_per_video(source, tmp_path):
         csv.writer(handle).writerows([["key", "video_id"], ["ret0", "video2"]])
     out = tmp_path / "out"
     assert main(["hardneg", "--input", str(source), "--output", str(out), "--videos", str(videos),
-                 "--captions", "one", "--parts", "noun"]) == 0
+                 "--per-video", "one", "--parts", "noun"]) == 0
     assert [row["sen_id"] for row in rows(out, "pos")] == [3]
     assert {row["part"] for row in rows(out, "hardneg")} == {"noun"}
 
