@@ -9,6 +9,7 @@ from pipelines.cleaning.commands.export import Export
 from pipelines.cleaning.commands.report import Report
 from pipelines.cleaning.commands.sweep import Sweep
 from pipelines.cleaning.commands.vocab import Vocab
+from pipelines.evaluation.evaluate.command import Evaluate
 from pipelines.evaluation.fire.command import Fire
 from pipelines.evaluation.hardneg.command import Hardneg
 from pipelines.evaluation.ndcg.command import Ndcg
@@ -28,4 +29,5 @@ COMMANDS = (
     Fire(),
     Relevance(),
     Ndcg(),
+    Evaluate(),
 )

@@ -35,7 +35,8 @@ class Command:
               (and `beam`, a BeamOptions, for a command that takes Beam options)
     writes    FOLDER or FILES
     example   the arguments of a small run, with {raw} (MSR-VTT-format annotations), {run} (a clean output),
-              {hardneg}, {relevance}, {scores_for_hardneg}, {predictions}, {labels} and {out} (where it writes)
+              {hardneg}, {relevance}, {scores_for_hardneg}, {predictions}, {labels}, {similarity} (a texts x
+              videos matrix of {raw}'s full-test protocol) and {out} (where it writes)
               to fill in: the contract test runs it, and `--help` shows it
     renamed   {old flag: new flag}: an old spelling is refused in one line that names the new one
     """

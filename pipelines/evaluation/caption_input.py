@@ -32,21 +32,22 @@ def read_caption_rows(input_path: str) -> list:
             for batch in read_input(input_path) for caption in batch.captions]
 
 
-def read_list_rows(path: str, flag: str = "--videos") -> list:
+def read_list_rows(path: str, flag: str = "--videos", column: str = "video_id") -> list:
     """The rows of a video list: dicts of a CSV with a `video_id` column (as the retrieval splits
-    come, perhaps with a `sentence` column), or {"video_id": id} for a file of one id a line."""
+    come, perhaps with a `sentence` column), or {"video_id": id} for a file of one id a line (another
+    `column`, e.g. sen_id, for a list of other ids)."""
     try:
         with open(path, encoding="utf-8", newline="") as handle:
             text = handle.read()
     except OSError as error:
         raise CapcleanError(f"cannot read {flag} {path}: {error.strerror}") from None
     first_line = text.splitlines()[0] if text.strip() else ""
-    if "video_id" in first_line.split(","):
-        rows = [row for row in csv.DictReader(text.splitlines()) if row.get("video_id")]
+    if column in first_line.split(","):
+        rows = [row for row in csv.DictReader(text.splitlines()) if row.get(column)]
     else:
-        rows = [{"video_id": line.strip()} for line in text.splitlines() if line.strip()]
+        rows = [{column: line.strip()} for line in text.splitlines() if line.strip()]
     if not rows:
-        raise CapcleanError(f"{flag} {path} names no video")
+        raise CapcleanError(f"{flag} {path} names no {'video' if column == 'video_id' else column}")
     return rows
 
 

@@ -32,16 +32,17 @@ def write_text_whole(path: Path, text: str) -> None:
     os.replace(staging, path)
 
 
-def check_json_target(path: str, written_by: str, error: type) -> Path:
-    """--json PATH: a new file, or an earlier one whose `written_by` is `written_by`; else `error`, one line."""
+def check_json_target(path: str, written_by: str, error: type, flag: str = "--json") -> Path:
+    """--json PATH (or another `flag` naming a JSON file): a new file, or an earlier one whose `written_by`
+    is `written_by`; else `error`, one line."""
     target = Path(path)
     if target.is_dir():
-        raise error(f"--json {path} is a folder; name a file")
+        raise error(f"{flag} {path} is a folder; name a file")
     if target.exists():
         try:
             earlier = json.loads(target.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             earlier = None
         if not isinstance(earlier, dict) or earlier.get("written_by") != written_by:
-            raise error(f"--json {path} exists and was not written by {written_by}; name a new file")
+            raise error(f"{flag} {path} exists and was not written by {written_by}; name a new file")
     return target

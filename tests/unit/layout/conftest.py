@@ -192,6 +192,24 @@ def example_labels(tmp_path_factory, example_run):
     return write_csv(tmp_path_factory.mktemp("labels") / "labels.csv", ["query", "video", "label", "source"], rows)
 
 
+@pytest.fixture(scope="session")
+def example_similarity(tmp_path_factory, example_raw):
+    """{similarity}: a model's (texts x videos) similarity matrix on {raw}'s full-test protocol (its 9 test
+    captions by sen_id x its 3 test videos): a caption's own video scores 1 for captions 0, 3, 6... and is
+    beaten by one other video for the rest, so that R@1 is neither 0 nor 1."""
+    import numpy as np
+
+    videos = [video for video, (split, _) in EXAMPLE_VIDEOS.items() if split == "test"]  # in natural order
+    own_columns = [column for column, video in enumerate(videos) for _ in EXAMPLE_VIDEOS[video][1]]  # by sen_id
+    similarity = np.full((len(own_columns), len(videos)), 0.5)
+    for row, own in enumerate(own_columns):
+        similarity[row, own] = 1.0 if row % 3 == 0 else 0.7
+        similarity[row, (own + 1) % len(videos)] = 0.6 if row % 3 == 0 else 0.9
+    path = tmp_path_factory.mktemp("similarity") / "similarity.npy"
+    np.save(path, similarity)
+    return path
+
+
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
@@ -327,7 +345,7 @@ class CommandContract:
     def check_example_and_docs(self):
         assert self.command.example, f"{self.command.name} has no example"
         assert placeholders(self.command.example) <= {"raw", "run", "hardneg", "relevance", "scores_for_hardneg",
-                                                      "predictions", "labels", "out"}
+                                                      "predictions", "labels", "similarity", "out"}
         assert (self.docs / f"{self.command.name}.md").is_file(), f"no {self.docs}/{self.command.name}.md"
 
     def check_help_names_the_documented_flags(self):

@@ -1,0 +1,147 @@
+"""`capclean evaluate`: a retrieval model's similarity matrix on a protocol (1k-A, full-test, custom): R@1/5/10,
+median and mean rank, text-to-video and video-to-text, beside the exact random baseline; or, with
+--write-texts, the texts the model must encode, in the protocol's order (docs/commands/evaluate.md).
+The protocol is protocol_files.py, the matrix scores.py, the page page.py; the method
+transforms/evaluation/protocols.py and retrieval.py."""
+from dataclasses import dataclass
+
+from pipelines.commands.arguments import RUN_OR_RAW_HELP
+from pipelines.commands.command import FILES, Command
+from transforms.evaluation.protocols import ORIENTATIONS, PROTOCOLS
+
+WRITTEN_BY = "capclean evaluate"  # the mark of a --json file this command wrote (and may replace)
+TEXTS_WRITTEN_BY = "capclean evaluate --write-texts"  # the mark of a --write-texts file
+TIES = "a tie counts against the model: rank = 1 + the items that are not positives scoring at least as high"
+V2T_POSITIVES = "a video's rank is that of the best-ranked of its texts"
+
+
+@dataclass(frozen=True)
+class EvaluateArgs:
+    protocol: str
+    scores: str | None = None
+    write_texts: str | None = None
+    orientation: str | None = None
+    input: str | None = None
+    videos: str | None = None
+    sen_ids: str | None = None
+    json: str | None = None
+    report: str | None = None
+
+
+class Evaluate(Command):
+    name = "evaluate"
+    help = ("R@1/5/10, median and mean rank, text-to-video and video-to-text, of a retrieval model's similarity "
+            "matrix on a protocol (1k-A, full-test, custom), beside a random ranking; or the texts to encode")
+    Args = EvaluateArgs
+    writes = FILES
+    example = ("--protocol", "full-test", "--input", "{raw}", "--scores", "{similarity}", "--orientation",
+               "texts-x-videos", "--json", "{out}/evaluate.json", "--report", "{out}/evaluate.html")
+
+    def add_arguments(self, parser):
+        parser.add_argument("--protocol", required=True, choices=PROTOCOLS,
+                            help="1k-A: the JSFusion split's 1,000 videos x 1,000 sentences (--videos); full-test: "
+                            "every test video x every test caption (--input); custom: --videos x --sen-ids (--input)")
+        task = parser.add_mutually_exclusive_group(required=True)
+        task.add_argument("--scores", metavar="FILE", help="the model's similarity matrix: .npy, or .npz with one "
+                          "array (or one named scores), its rows and columns in the protocol's order")
+        task.add_argument("--write-texts", metavar="FILE", help="write the protocol's texts and videos, in the "
+                          "order the matrix must have, to this JSON file (a new file, or one it wrote), and stop")
+        parser.add_argument("--orientation", choices=ORIENTATIONS, help="which way the matrix is: needed when "
+                            "it is square (1k-A); otherwise its shape says it")
+        parser.add_argument("--input", metavar="RUN_OR_RAW", help=RUN_OR_RAW_HELP + ": the captions (full-test, "
+                            "custom; for 1k-A, what each sentence is matched to, to report its sen_ids)")
+        parser.add_argument("--videos", metavar="FILE", help="1k-A: the JSFusion CSV (retrieval_splits/"
+                            "MSRVTT_JSFUSION_test.csv: video_id, sentence); custom: the videos, a CSV with a "
+                            "video_id column or one id a line, in the matrix's order")
+        parser.add_argument("--sen-ids", metavar="FILE", help="custom: the captions, a CSV with a sen_id column or "
+                            "one id a line, in the matrix's order")
+        parser.add_argument("--json", metavar="FILE", help="also write the figures to this JSON file (a new file, or "
+                            "one capclean evaluate wrote)")
+        parser.add_argument("--report", metavar="FILE", help="also write the figures as a self-contained HTML page "
+                            "(a new file, or a page capclean wrote)")
+
+    def run(self, args: EvaluateArgs) -> int:
+        from pipelines.evaluation.evaluate.protocol_files import EvaluateInputError, read_protocol
+        from pipelines.output.json_files import check_json_target, write_json
+        from pipelines.output.page_files import check_page_target
+
+        if args.write_texts and (args.json or args.report):
+            raise EvaluateInputError("--json and --report go with --scores, not --write-texts")
+        # Every target is checked before the protocol and the matrix are read, so a refused one costs nothing.
+        texts_path = (check_json_target(args.write_texts, TEXTS_WRITTEN_BY, EvaluateInputError, "--write-texts")
+                      if args.write_texts else None)
+        json_path = check_json_target(args.json, WRITTEN_BY, EvaluateInputError) if args.json else None
+        report_path = (check_page_target(args.report, "--report", EvaluateInputError, "evaluate.html")
+                       if args.report else None)
+        protocol = read_protocol(args.protocol, args.input, args.videos, args.sen_ids)
+        if texts_path:
+            write_json(texts_path, texts_document(protocol, args), sort_keys=False, ensure_ascii=False)
+            print(f"capclean: {len(protocol.queries):,} texts and {len(protocol.video_ids):,} videos of "
+                  f"{protocol.name} written to {texts_path}")
+            return 0
+        figures = evaluate_figures(protocol, args)
+        print(format_figures(figures))
+        if json_path:
+            write_json(json_path, figures, sort_keys=False)
+            print(f"capclean: figures written to {json_path}")
+        if report_path is not None:
+            from pipelines.evaluation.evaluate.page import write_evaluate_report
+
+            print(f"capclean: report written to {write_evaluate_report(figures, report_path)}")
+        return 0
+
+
+def texts_document(protocol, args: EvaluateArgs) -> dict:
+    """The texts to encode (the matrix's rows) and the videos (its columns), in order, with each text's
+    own video and the sen_ids it is."""
+    return {"written_by": TEXTS_WRITTEN_BY, "protocol": protocol.name, "input": args.input,
+            "rows": "texts", "columns": "videos", "matching": matching(protocol, args),
+            "videos": list(protocol.video_ids),
+            "texts": [{"text": query.text, "video_id": query.video_id, "sen_ids": list(query.sen_ids),
+                       "match": query.match} for query in protocol.queries]}
+
+
+def matching(protocol, args: EvaluateArgs) -> dict | None:
+    """How 1k-A's sentences matched the captions of --input (None: not matched, or not 1k-A)."""
+    from transforms.evaluation.protocols import match_counts
+
+    return match_counts(protocol) if protocol.name == "1k-A" and args.input else None
+
+
+def evaluate_figures(protocol, args: EvaluateArgs) -> dict:
+    """The figures of the model's matrix and of a random ranking, with what they were computed on."""
+    from pipelines.evaluation.evaluate.scores import read_scores_matrix
+    from transforms.evaluation.retrieval import random_retrieval, retrieval_figures
+
+    similarity, orientation = read_scores_matrix(args.scores, args.orientation, protocol)
+    own_columns = protocol.own_columns()
+    return {"written_by": WRITTEN_BY, "protocol": protocol.name, "scores": args.scores, "orientation": orientation,
+            "input": args.input, "texts": len(protocol.queries), "videos": len(protocol.video_ids),
+            "ties": TIES, "v2t_positives": V2T_POSITIVES, "matching": matching(protocol, args),
+            "model": retrieval_figures(similarity, own_columns),
+            "random": random_retrieval(own_columns, len(protocol.video_ids))}
+
+
+FIGURES = ("R@1", "R@5", "R@10", "MdR", "MnR")
+
+
+def format_figures(figures: dict) -> str:
+    """One row per direction, the model's then random's: R@K in percent, MdR and MnR as ranks."""
+    lines = [f"capclean evaluate: {figures['protocol']}, {figures['texts']:,} texts x {figures['videos']:,} videos; "
+             "ties count against the model",
+             f"  {'':<12}" + "".join(f"{name:>9}" for name in FIGURES)]
+    for direction in ("t2v", "v2t"):
+        for source in ("model", "random"):
+            row = figures[source][direction]
+            lines.append(f"  {direction + ' ' + source:<12}" + "".join(figure_text(name, row[name]).rjust(9)
+                                                                     for name in FIGURES))
+    counts = figures.get("matching")
+    if counts:
+        lines.append(f"  sentences matched to captions: {counts['exact']:,} exactly, {counts['normalised']:,} once "
+                     f"normalised, {counts['unmatched']:,} not; {counts['several_sen_ids']:,} match several")
+    return "\n".join(lines)
+
+
+def figure_text(name: str, value: float) -> str:
+    """R@K in percent, one decimal; a rank with one decimal (a median of an even count may end in .5)."""
+    return f"{100 * value:.1f}" if name.startswith("R@") else f"{value:.1f}"
