@@ -55,6 +55,14 @@ def add_evaluation_io_arguments(parser: argparse.ArgumentParser, writes: str) ->
     add_output_folder_arguments(parser, RUN_OR_RAW_HELP, writes)
 
 
+def add_figure_file_arguments(parser: argparse.ArgumentParser, command: str, page_holds: str = "the figures") -> None:
+    """--json and --report of a command that writes its figures to files (ndcg, evaluate)."""
+    parser.add_argument("--json", metavar="FILE", help="also write the figures to this JSON file (a new file, or "
+                        f"one capclean {command} wrote)")
+    parser.add_argument("--report", metavar="FILE", help=f"also write {page_holds} as a self-contained HTML page "
+                        "(a new file, or a page capclean wrote)")
+
+
 def add_split_and_videos_arguments(group, split_holds: str) -> None:
     """--split and --videos: which captions an evaluation command reads (hardneg, relevance)."""
     group.add_argument("--split", default="test", help=f"the split whose {split_holds} (default: test; 'all' for "

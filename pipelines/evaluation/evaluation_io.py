@@ -1,6 +1,8 @@
 """What the evaluation commands that write an output folder (hardneg, overlap, relevance) share: the
 folder claimed before any work, the record of their input, stats.json, and the marker, manifest and swap
-into place at the end. Their --input, --output and --overwrite flags are pipelines/commands/arguments.py's."""
+into place at the end. Their --input, --output and --overwrite flags are pipelines/commands/arguments.py's.
+And what those that write files (ndcg, evaluate) share: their --json and --report files, checked before
+any work and written at the end."""
 import json
 import logging
 from pathlib import Path
@@ -63,3 +65,25 @@ def seal_output(staging: Path, output: Path, command: str, input_path, input_and
                                            clock=clock, settings=figures["settings"] if settings is None else settings,
                                            **manifest_fields))
     put_in_place(staging, output, [input_path])
+
+
+# ---------------------------------------------------------------- --json and --report
+
+def check_figure_files(json: str | None, report: str | None, written_by: str, error: type, page_name: str) -> tuple:
+    """(the --json path, the --report path), each None when not given: a new file, or one capclean wrote (the
+    JSON file with `written_by`); checked before any work, so a refused one costs nothing."""
+    from pipelines.output.json_files import check_json_target
+    from pipelines.output.page_files import check_page_target
+
+    return (check_json_target(json, written_by, error) if json else None,
+            check_page_target(report, "--report", error, page_name) if report else None)
+
+
+def write_figure_files(figures: dict, json_path, report_path, write_report) -> None:
+    """The figures to the --json file and, by `write_report(figures, path)`, to the --report page; each
+    path printed."""
+    if json_path:
+        write_json(json_path, figures, sort_keys=False)
+        print(f"capclean: figures written to {json_path}")
+    if report_path is not None:
+        print(f"capclean: report written to {write_report(figures, report_path)}")

@@ -5,7 +5,7 @@ The protocol is protocol_files.py, the matrix scores.py, the page page.py; the m
 transforms/evaluation/protocols.py and retrieval.py."""
 from dataclasses import dataclass
 
-from pipelines.commands.arguments import RUN_OR_RAW_HELP
+from pipelines.commands.arguments import RUN_OR_RAW_HELP, add_figure_file_arguments
 from pipelines.commands.command import FILES, Command
 from transforms.evaluation.protocols import ORIENTATIONS, PROTOCOLS
 
@@ -55,24 +55,21 @@ class Evaluate(Command):
                             "video_id column or one id a line, in the matrix's order")
         parser.add_argument("--sen-ids", metavar="FILE", help="custom: the captions, a CSV with a sen_id column or "
                             "one id a line, in the matrix's order")
-        parser.add_argument("--json", metavar="FILE", help="also write the figures to this JSON file (a new file, or "
-                            "one capclean evaluate wrote)")
-        parser.add_argument("--report", metavar="FILE", help="also write the figures as a self-contained HTML page "
-                            "(a new file, or a page capclean wrote)")
+        add_figure_file_arguments(parser, "evaluate", "the figures and the random baseline")
 
     def run(self, args: EvaluateArgs) -> int:
+        from pipelines.evaluation.evaluate.page import write_evaluate_report
         from pipelines.evaluation.evaluate.protocol_files import EvaluateInputError, read_protocol
+        from pipelines.evaluation.evaluation_io import check_figure_files, write_figure_files
         from pipelines.output.json_files import check_json_target, write_json
-        from pipelines.output.page_files import check_page_target
 
         if args.write_texts and (args.json or args.report):
             raise EvaluateInputError("--json and --report go with --scores, not --write-texts")
         # Every target is checked before the protocol and the matrix are read, so a refused one costs nothing.
         texts_path = (check_json_target(args.write_texts, TEXTS_WRITTEN_BY, EvaluateInputError, "--write-texts")
                       if args.write_texts else None)
-        json_path = check_json_target(args.json, WRITTEN_BY, EvaluateInputError) if args.json else None
-        report_path = (check_page_target(args.report, "--report", EvaluateInputError, "evaluate.html")
-                       if args.report else None)
+        json_path, report_path = check_figure_files(args.json, args.report, WRITTEN_BY, EvaluateInputError,
+                                                    "evaluate.html")
         protocol = read_protocol(args.protocol, args.input, args.videos, args.sen_ids)
         if texts_path:
             write_json(texts_path, texts_document(protocol, args), sort_keys=False, ensure_ascii=False)
@@ -81,13 +78,7 @@ class Evaluate(Command):
             return 0
         figures = evaluate_figures(protocol, args)
         print(format_figures(figures))
-        if json_path:
-            write_json(json_path, figures, sort_keys=False)
-            print(f"capclean: figures written to {json_path}")
-        if report_path is not None:
-            from pipelines.evaluation.evaluate.page import write_evaluate_report
-
-            print(f"capclean: report written to {write_evaluate_report(figures, report_path)}")
+        write_figure_files(figures, json_path, report_path, write_evaluate_report)
         return 0
 
 

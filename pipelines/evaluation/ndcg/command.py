@@ -4,6 +4,7 @@
 from dataclasses import dataclass
 from pathlib import Path
 
+from pipelines.commands.arguments import add_figure_file_arguments
 from pipelines.commands.command import FILES, Command
 
 WRITTEN_BY = "capclean ndcg"  # the mark of a JSON file this command wrote (and may replace)
@@ -42,30 +43,20 @@ class Ndcg(Command):
                             help="relevant: a query's DCG stops at its number of relevant items (the authors' code); "
                             "all: the whole gallery; within-relevant: only the relevant items are ranked "
                             "(default: %(default)s)")
-        parser.add_argument("--json", metavar="FILE", help="also write the figures to this JSON file (a new file, or "
-                            "one capclean ndcg wrote)")
-        parser.add_argument("--report", metavar="FILE", help="also write the figures, the random baseline and the "
-                            "proxies' agreement as a self-contained HTML page (a new file, or a page capclean wrote)")
+        add_figure_file_arguments(parser, "ndcg", "the figures, the random baseline and the proxies' agreement")
         parser.add_argument("--no-agreement", action="store_true", help="leave the proxies' agreement out of "
                             "--report (on the full test split it costs about 2 minutes and every proxy's relevance "
                             "in memory at once)")
 
     def run(self, args: NdcgArgs) -> int:
+        from pipelines.evaluation.evaluation_io import check_figure_files, write_figure_files
         from pipelines.evaluation.ndcg.inputs import NdcgInputError
-        from pipelines.output.json_files import check_json_target, write_json
-        from pipelines.output.page_files import check_page_target
+        from pipelines.evaluation.ndcg.page import write_ndcg_report
 
         # Both targets are checked before the long part, so a refused one costs nothing.
-        json_path = check_json_target(args.json, WRITTEN_BY, NdcgInputError) if args.json else None
-        report_path = check_page_target(args.report, "--report", NdcgInputError, "ndcg.html") if args.report else None
+        json_path, report_path = check_figure_files(args.json, args.report, WRITTEN_BY, NdcgInputError, "ndcg.html")
         figures = ndcg_figures(args, with_page=report_path is not None)
-        if json_path:
-            write_json(json_path, figures, sort_keys=False)
-            print(f"capclean: figures written to {json_path}")
-        if report_path is not None:
-            from pipelines.evaluation.ndcg.page import write_ndcg_report
-
-            print(f"capclean: report written to {write_ndcg_report(figures, report_path)}")
+        write_figure_files(figures, json_path, report_path, write_ndcg_report)
         return 0
 
 
