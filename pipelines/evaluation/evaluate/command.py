@@ -43,7 +43,9 @@ class Evaluate(Command):
                             "every test video x every test caption (--input); custom: --videos x --sen-ids (--input)")
         task = parser.add_mutually_exclusive_group(required=True)
         task.add_argument("--scores", metavar="FILE", help="the model's similarity matrix: .npy, or .npz with one "
-                          "array (or one named scores), its rows and columns in the protocol's order")
+                          "array (or one named scores), its rows and columns in the protocol's order; or, for "
+                          "full-test and custom, scores keyed by id as capclean ndcg reads them (Parquet or CSV "
+                          "of sen_id, video_id, score; .npz with scores, sen_ids, video_ids)")
         task.add_argument("--write-texts", metavar="FILE", help="write the protocol's texts and videos, in the "
                           "order the matrix must have, to this JSON file (a new file, or one it wrote), and stop")
         parser.add_argument("--orientation", choices=ORIENTATIONS, help="which way the matrix is: needed when "
@@ -101,10 +103,10 @@ def matching(protocol, args: EvaluateArgs) -> dict | None:
 
 def evaluate_figures(protocol, args: EvaluateArgs) -> dict:
     """The figures of the model's matrix and of a random ranking, with what they were computed on."""
-    from pipelines.evaluation.evaluate.scores import read_scores_matrix
+    from pipelines.evaluation.evaluate.scores import read_scores
     from transforms.evaluation.retrieval import random_retrieval, retrieval_figures
 
-    similarity, orientation = read_scores_matrix(args.scores, args.orientation, protocol)
+    similarity, orientation = read_scores(args.scores, args.orientation, protocol)
     own_columns = protocol.own_columns()
     return {"written_by": WRITTEN_BY, "protocol": protocol.name, "scores": args.scores, "orientation": orientation,
             "input": args.input, "texts": len(protocol.queries), "videos": len(protocol.video_ids),

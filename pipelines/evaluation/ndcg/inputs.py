@@ -7,13 +7,13 @@ Reads (the method is transforms/evaluation/ndcg.py; docs/commands/ndcg.md says w
   proxy=NAME per proxy of Parquet files with video_id, sen_id, score (pairs with score > 0). The
   gallery is every video and caption the files name, videos in natural order, captions by sen_id;
 - the scores: a Parquet or CSV file with columns sen_id, video_id, score, one row per pair of the
-  gallery; or a NumPy .npz with `scores` (captions x videos), `sen_ids` and `video_ids`; or the
-  word `random` (the exact expected value of a random ranking) or `oracle` (ranked by relevance);
+  gallery; or a NumPy .npz with `scores` (captions x videos), `sen_ids` and `video_ids` (both read by
+  pipelines/evaluation/score_tables.py); or the word `random` (the exact expected value of a random
+  ranking) or `oracle` (ranked by relevance);
 - for mAP, each caption's own video: from --captions, or else from the input the relevance
   output's manifest.json records.
 """
 import json
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -22,23 +22,15 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import scipy.sparse as sp
 
+from pipelines.evaluation.score_tables import BATCH_ROWS, SCORE_COLUMNS, Gallery, positions, read_score_table
 from transforms.errors import CapcleanError
 from transforms.read import video_order
 
 BASELINES = ("random", "oracle")
-SCORE_COLUMNS = ("sen_id", "video_id", "score")
-BATCH_ROWS = 1 << 20  # rows of a score or relevance file read at once
 
 
 class NdcgInputError(CapcleanError):
     """A relevance folder, scores file or JSON target that cannot be used; the message says which and why."""
-
-
-@dataclass(frozen=True)
-class Gallery:
-    """The videos and captions of the relevance: the rows and columns of every matrix, in this order."""
-    video_ids: tuple
-    sen_ids: tuple
 
 
 # ---------------------------------------------------------------- the relevance
@@ -89,8 +81,8 @@ def read_relevance(folder: Path, gallery: Gallery) -> sp.csr_matrix:
     """One proxy's relevance as a (videos x captions) CSR matrix in the gallery's order."""
     rows, columns, scores = [], [], []
     for path, batch in _relevance_batches(folder):
-        rows.append(_positions(batch.column("video_id"), gallery.video_ids, path, "video_id"))
-        columns.append(_positions(batch.column("sen_id"), gallery.sen_ids, path, "sen_id"))
+        rows.append(positions(batch.column("video_id"), gallery.video_ids, path, "video_id"))
+        columns.append(positions(batch.column("sen_id"), gallery.sen_ids, path, "sen_id"))
         scores.append(batch.column("score").to_numpy(zero_copy_only=False).astype(np.float32))
     data = np.concatenate(scores)
     if not np.isfinite(data).all() or (data < 0).any():
@@ -102,111 +94,16 @@ def read_relevance(folder: Path, gallery: Gallery) -> sp.csr_matrix:
     return matrix
 
 
-def _positions(column, ids: tuple, path, name: str) -> np.ndarray:
-    """Each value's position in `ids`; an id not among them is an error naming it."""
-    positions = pc.index_in(column, value_set=pa.array(ids, type=column.type))
-    if positions.null_count:
-        missing = column.filter(pc.is_null(positions))[0].as_py()
-        raise NdcgInputError(f"{path}: {name} {missing!r} is not in the relevance (its videos and captions)")
-    return positions.to_numpy(zero_copy_only=False).astype(np.int64)
-
-
 # ---------------------------------------------------------------- the scores
 
 def read_scores(path: str, gallery: Gallery) -> np.ndarray:
-    """The model's (videos x captions) scores in the gallery's order, float32; every pair must be there."""
+    """The model's (videos x captions) scores in the gallery's order, float32 (pipelines/evaluation/score_tables.py)."""
     file = Path(path)
     if not file.is_file():
         raise NdcgInputError(f"--scores {path}: no such file (or give random or oracle)")
-    suffix = file.suffix.lower()
-    if suffix == ".npz":
-        return read_npz_scores(file, gallery)
-    if suffix not in (".parquet", ".csv"):
+    if file.suffix.lower() not in (".npz", ".parquet", ".csv"):
         raise NdcgInputError(f"--scores {path}: expected a .parquet, .csv or .npz file, or random or oracle")
-    scores = np.full((len(gallery.video_ids), len(gallery.sen_ids)), np.nan, dtype=np.float32)
-    for batch in _score_batches(file):
-        rows = _positions(batch.column("video_id"), gallery.video_ids, file, "video_id")
-        columns = _positions(batch.column("sen_id"), gallery.sen_ids, file, "sen_id")
-        values = batch.column("score").to_numpy(zero_copy_only=False).astype(np.float32)
-        if np.isnan(values).any():
-            raise NdcgInputError(f"{file}: a score is empty or not a number")
-        if not np.isnan(scores[rows, columns]).all() or _has_repeats(rows, columns, scores.shape[1]):
-            raise NdcgInputError(f"{file}: a (sen_id, video_id) pair has more than one score")
-        scores[rows, columns] = values
-    _check_complete(scores, gallery, file)
-    return scores
-
-
-def _score_batches(file: Path):
-    """Record batches of sen_id (int64), video_id (string), score (float64) of a Parquet or CSV file."""
-    types = {"sen_id": pa.int64(), "video_id": pa.string(), "score": pa.float64()}
-    try:
-        if file.suffix.lower() == ".parquet":
-            handle = pq.ParquetFile(file)
-            missing = [name for name in SCORE_COLUMNS if name not in handle.schema_arrow.names]
-            if missing:
-                raise NdcgInputError(f"{file}: no column {', '.join(missing)} (needs sen_id, video_id, score)")
-            for batch in handle.iter_batches(batch_size=BATCH_ROWS, columns=list(SCORE_COLUMNS)):
-                yield pa.record_batch([batch.column(name).cast(types[name]) for name in SCORE_COLUMNS],
-                                      names=list(SCORE_COLUMNS))
-        else:
-            import pyarrow.csv as csv
-
-            reader = csv.open_csv(file, convert_options=csv.ConvertOptions(column_types=types,
-                                                                           include_columns=list(SCORE_COLUMNS)))
-            for batch in reader:
-                yield batch
-    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, pa.ArrowKeyError) as error:
-        raise NdcgInputError(f"{file}: not a table of sen_id, video_id, score "
-                             f"({str(error).splitlines()[0]})") from None
-
-
-def _has_repeats(rows: np.ndarray, columns: np.ndarray, width: int) -> bool:
-    cells = rows * width + columns
-    return np.unique(cells).size != cells.size
-
-
-def _check_complete(scores: np.ndarray, gallery: Gallery, file: Path) -> None:
-    missing = np.argwhere(np.isnan(scores))
-    if missing.size:
-        video, caption = missing[0]
-        raise NdcgInputError(f"{file}: {len(missing):,} of the {scores.size:,} (caption, video) pairs have no "
-                             f"score, e.g. sen_id {gallery.sen_ids[caption]}, video_id {gallery.video_ids[video]}")
-
-
-def read_npz_scores(file: Path, gallery: Gallery) -> np.ndarray:
-    """`scores` (captions x videos) of a .npz, with `sen_ids` (rows) and `video_ids` (columns)."""
-    try:
-        with np.load(file, allow_pickle=False) as arrays:
-            missing = [key for key in ("scores", "sen_ids", "video_ids") if key not in arrays]
-            if missing:
-                raise NdcgInputError(f"{file}: no array {', '.join(missing)} (needs scores, sen_ids, video_ids)")
-            matrix, sen_ids, video_ids = arrays["scores"], arrays["sen_ids"], arrays["video_ids"]
-    except (OSError, ValueError) as error:
-        raise NdcgInputError(f"{file}: not a NumPy .npz file ({str(error).splitlines()[0]})") from None
-    if matrix.shape != (len(sen_ids), len(video_ids)):
-        raise NdcgInputError(f"{file}: scores is {matrix.shape}, not ({len(sen_ids)} sen_ids x "
-                             f"{len(video_ids)} video_ids)")
-    rows = _npz_order(file, "sen_ids", [int(value) for value in sen_ids], gallery.sen_ids)
-    columns = _npz_order(file, "video_ids", [str(value) for value in video_ids], gallery.video_ids)
-    scores = np.asarray(matrix, dtype=np.float32)[np.ix_(rows, columns)].T
-    if np.isnan(scores).any():
-        raise NdcgInputError(f"{file}: a score is not a number")
-    return np.ascontiguousarray(scores)
-
-
-def _npz_order(file: Path, name: str, given: list, wanted: tuple) -> np.ndarray:
-    """The index in `given` of each id of `wanted`; the two must hold the same ids, once each."""
-    where = {value: index for index, value in enumerate(given)}
-    if len(where) != len(given):
-        raise NdcgInputError(f"{file}: {name} names an id twice")
-    wanted_set = set(wanted)  # once: 59,800 sen_ids on the test split
-    extra = [value for value in given if value not in wanted_set]
-    missing = [value for value in wanted if value not in where]
-    if extra or missing:
-        example = f"{extra[0]!r} is not in the relevance" if extra else f"{missing[0]!r} of the relevance is missing"
-        raise NdcgInputError(f"{file}: {name} do not match the relevance ({example})")
-    return np.array([where[value] for value in wanted], dtype=np.int64)
+    return read_score_table(file, gallery)
 
 
 # ---------------------------------------------------------------- own videos (mAP)
