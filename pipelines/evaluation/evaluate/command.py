@@ -1,7 +1,7 @@
 """`capclean evaluate`: a retrieval model's similarity matrix on a protocol (1k-A, full-test, custom): R@1/5/10,
 median and mean rank, text-to-video and video-to-text, beside the exact random baseline; or, with
 --write-texts, the texts the model must encode, in the protocol's order (docs/commands/evaluate.md).
-The protocol is protocol_files.py, the matrix scores.py, the page page.py; the method
+The protocol is protocol_files.py, the scores scores.py, the page page.py; the method
 transforms/evaluation/protocols.py and retrieval.py."""
 from dataclasses import dataclass
 
