@@ -38,14 +38,31 @@ def build_parser(commands=COMMANDS) -> argparse.ArgumentParser:
                            "format) into validated Parquet tables, and evaluate retrieval models on it.")
     parser.add_argument("--version", action=VersionAction, help="print capclean's version (and git commit) and exit")
     subparsers = parser.add_subparsers(dest="command", required=True)
+    groups = {}
     for command in commands:
+        where = subparsers
+        if len(command.words) == 2:  # `capclean da prepare`: the group's parser holds its commands
+            where = groups.get(command.words[0]) or groups.setdefault(command.words[0], add_group(subparsers, command))
         # No abbreviations: a shortened or renamed flag must not pass for another one.
-        sub = subparsers.add_parser(command.name, help=command.help, description=command.help, allow_abbrev=False,
-                                    epilog=epilog(command), formatter_class=argparse.RawDescriptionHelpFormatter)
+        sub = where.add_parser(command.words[-1], help=command.help, description=command.help, allow_abbrev=False,
+                               epilog=epilog(command), formatter_class=argparse.RawDescriptionHelpFormatter)
         command.add_arguments(sub)
         add_logging_arguments(sub)
         sub.add_argument("--version", action=VersionAction, help="print capclean's version (and git commit) and exit")
     return parser
+
+
+def add_group(subparsers, command):
+    """The parser of a group of commands (`capclean da`), whose first command names it."""
+    group = subparsers.add_parser(command.words[0], help=f"{command.words[0]} commands: "
+                                  f"`capclean {command.words[0]} --help` lists them", allow_abbrev=False)
+    return group.add_subparsers(dest="group_command", required=True)
+
+
+def chosen_command(namespace: argparse.Namespace, commands):
+    """The command the parsed words name."""
+    words = (namespace.command, getattr(namespace, "group_command", None))
+    return next(command for command in commands if command.words == words[:len(command.words)])
 
 
 def epilog(command) -> str:
@@ -67,7 +84,7 @@ def run_command(argv=None, commands=COMMANDS) -> int:
     configure_logging()
     parser = build_parser(commands)
     namespace, extra = parser.parse_known_args(argv)
-    command = next(command for command in commands if command.name == namespace.command)
+    command = chosen_command(namespace, commands)
     try:
         configure_logging(chosen_level(namespace))
         beam_args = join_flag_values(extra)

@@ -29,7 +29,8 @@ class BeamOptions:
 class Command:
     """One `capclean` command.
 
-    name      the word after `capclean`
+    name      the words after `capclean`: one (`clean`), or a group and a command (`da prepare`, `da score`);
+              `capclean da --help` lists a group's commands
     help      one line for `capclean --help`
     Args      a frozen dataclass of the command's arguments: one field per flag, by its argparse dest
               (and `beam`, a BeamOptions, for a command that takes Beam options)
@@ -47,6 +48,16 @@ class Command:
     writes: str = FOLDER
     example: tuple = ()
     renamed: dict = {}
+
+    @property
+    def words(self) -> tuple:
+        """The words after `capclean`: ("clean",) or ("da", "prepare")."""
+        return tuple(self.name.split())
+
+    @property
+    def slug(self) -> str:
+        """The name as one word, for file names: docs/commands/<slug>.md ("da-prepare")."""
+        return "-".join(self.words)
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         """Declare the command's flags (the shared ones: pipelines/commands/arguments.py)."""

@@ -292,9 +292,12 @@ def documented_flags(doc: str, name: str) -> set:
 
 # -- The checks
 
-def subparser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
-    subparsers = next(action for action in parser._actions if isinstance(action, argparse._SubParsersAction))
-    return subparsers.choices[name]
+def subparser(parser: argparse.ArgumentParser, words: tuple) -> argparse.ArgumentParser:
+    """The parser of the command the words name (`("da", "prepare")`: the group's, then the command's)."""
+    for word in words:
+        subparsers = next(action for action in parser._actions if isinstance(action, argparse._SubParsersAction))
+        parser = subparsers.choices[word]
+    return parser
 
 
 class CommandContract:
@@ -310,7 +313,7 @@ class CommandContract:
     """
 
     def __init__(self, command, capclean, parser, inputs: dict, docs: Path, new_folder):
-        self.command, self.capclean, self.parser = command, capclean, subparser(parser, command.name)
+        self.command, self.capclean, self.parser = command, capclean, subparser(parser, command.words)
         self.inputs, self.docs, self.new_folder = inputs, docs, new_folder
 
     def checks(self) -> list:
@@ -322,12 +325,12 @@ class CommandContract:
     def example(self, out: Path, **inputs) -> list:
         """`NAME` and the example's arguments, with the inputs and `out` filled in (`inputs` replacing some)."""
         places = {**self.inputs, **inputs, "out": out}
-        return [self.command.name] + [arg.format(**places) for arg in self.command.example]
+        return [*self.command.words] + [arg.format(**places) for arg in self.command.example]
 
     def run_example(self) -> Path:
         """Run the example into a new folder, which it returns. A command whose example names no {out}
         writes into the capclean output it is given (export, into {run}): it gets a copy of its own."""
-        where = self.new_folder(f"{self.command.name}-example")
+        where = self.new_folder(f"{self.command.slug}-example")
         if "out" in placeholders(self.command.example):
             argv = self.example(where)
         else:
@@ -346,13 +349,13 @@ class CommandContract:
         assert self.command.example, f"{self.command.name} has no example"
         assert placeholders(self.command.example) <= {"raw", "run", "hardneg", "relevance", "scores_for_hardneg",
                                                       "predictions", "labels", "similarity", "out"}
-        assert (self.docs / f"{self.command.name}.md").is_file(), f"no {self.docs}/{self.command.name}.md"
+        assert (self.docs / f"{self.command.slug}.md").is_file(), f"no {self.docs}/{self.command.slug}.md"
 
     def check_help_names_the_documented_flags(self):
-        ran = self.capclean([self.command.name, "--help"])
+        ran = self.capclean([*self.command.words, "--help"])
         assert ran.code == 0, ran.stderr
-        documented = documented_flags((self.docs / f"{self.command.name}.md").read_text(), self.command.name)
-        assert documented, f"{self.command.name}.md names no flag in its usage block"
+        documented = documented_flags((self.docs / f"{self.command.slug}.md").read_text(), self.command.name)
+        assert documented, f"{self.command.slug}.md names no flag in its usage block"
         assert documented - set(FLAG.findall(ran.stdout)) == set(), "flags the docs name that --help does not"
 
     def check_args_are_the_flags(self):
@@ -370,7 +373,7 @@ class CommandContract:
         if not flags:
             pytest.skip(f"{self.command.name} writes into the capclean output it is given; no flag names a file")
         for flag in flags:
-            around = self.new_folder(f"{self.command.name}-refused")
+            around = self.new_folder(f"{self.command.slug}-refused")
             users = around / "mine"
             if self.command.writes == FOLDER:
                 users.mkdir()
@@ -420,7 +423,7 @@ class CommandContract:
         # --no_such_flag.
         bad = [["--nosuchflag"]] + [[action.option_strings[-1], "not-a-value"] for action in typed + chosen]
         for extra in bad:
-            out = self.new_folder(f"{self.command.name}-bad")
+            out = self.new_folder(f"{self.command.slug}-bad")
             ran = self.capclean(self.example(out) + extra)
             assert ran.code == 2, f"{' '.join(extra)}: exit {ran.code}"
             assert extra[0] in one_line(ran)
@@ -431,7 +434,7 @@ class CommandContract:
         if not self.command.renamed:
             pytest.skip(f"{self.command.name} has no renamed flag")
         for old, new in self.command.renamed.items():
-            out = self.new_folder(f"{self.command.name}-renamed")
+            out = self.new_folder(f"{self.command.slug}-renamed")
             argv = self.example(out)
             argv = [old if arg == new else arg for arg in argv] if new in argv else argv + [old, str(out / "x")]
             ran = self.capclean(argv)
