@@ -71,6 +71,32 @@ def add_split_and_videos_arguments(group, split_holds: str) -> None:
                        "retrieval_splits/MSRVTT_JSFUSION_test.csv, the 1k-A test split) or one id a line")
 
 
+def add_protocol_arguments(parser: argparse.ArgumentParser, required: bool, orientation: bool = True) -> None:
+    """--protocol, --videos, --sen-ids (and --orientation, for a matrix): a retrieval protocol
+    (transforms/evaluation/protocols.py) as evaluate, fire and overlap read it (evaluate/protocol_files.py)."""
+    from transforms.evaluation.protocols import ORIENTATIONS, PROTOCOLS
+
+    parser.add_argument("--protocol", required=required, choices=PROTOCOLS,
+                        help="1k-A: the JSFusion split's 1,000 videos x 1,000 sentences (--videos); full-test: "
+                        "every test video x every test caption; custom: --videos x --sen-ids")
+    parser.add_argument("--videos", metavar="FILE", help="1k-A: the JSFusion CSV (retrieval_splits/"
+                        "MSRVTT_JSFUSION_test.csv: video_id, sentence); custom: the videos, a CSV with a "
+                        "video_id column or one id a line, in the matrix's order")
+    parser.add_argument("--sen-ids", metavar="FILE", help="custom: the captions, a CSV with a sen_id column or "
+                        "one id a line, in the matrix's order")
+    if orientation:
+        parser.add_argument("--orientation", choices=ORIENTATIONS, help="which way the matrix is: needed when "
+                            "it is square (1k-A); otherwise its shape says it")
+
+
+def add_skip_unmatched_labels_argument(parser: argparse.ArgumentParser) -> None:
+    """--skip-unmatched-labels: a label naming no query (or a video outside the gallery) is an error
+    without it (fire, evaluate --fire-labels)."""
+    parser.add_argument("--skip-unmatched-labels", action="store_true", help="leave out, and count, the labels "
+                        "whose query matches no query text or sen_id (or whose video is not in the gallery); "
+                        "without it such a label is an error naming it")
+
+
 def add_limit_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=int, metavar="N", help="only the first N videos (by video_id in natural "
                         "order: video2 before video10), for a quick trial; the output is marked partial")

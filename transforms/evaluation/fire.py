@@ -16,10 +16,19 @@ of Text-to-Video Retrieval Benchmarks" (2022, arXiv:2210.05038) and its released
   textbook alternative (divide by every video labelled relevant for the query).
 
 A ranking is a list of video ids, best first; a gold set is a set of video ids. Figures are fractions.
+
+Beside them: the matching of labels to the queries they name (`match_labels`: exactly, by text or sen_id);
+the rankings of a score matrix (`ScoreMatrix`: ties count against the model, so a relevant video tied with
+an irrelevant one ranks below it); and the exact C@K and mAP of a random ranking (`random_figures`).
 """
+import math
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
+
+from transforms.evaluation.retrieval import chance_within
 
 NORMALISERS = ("retrieved", "labelled")
 # FIRE's MSR-VTT evaluation ranks the top 20 videos of each query (mmr/analysis.py, max_preds=20).
@@ -203,3 +212,125 @@ def bootstrap_queries_needed(values_a: Sequence[float], values_b: Sequence[float
     detected = [size for size, (low, high) in intervals.items() if low > 0 or high < 0]
     return {"difference": float(differences.mean()), "level": level, "resamples": resamples, "seed": seed,
             "intervals": intervals, "queries_needed": min(detected) if detected else None}
+
+
+# --- labels and the queries they name ----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class LabelQuery:
+    """A query a label may name, by its text (1k-A: the JSFusion sentence, as FIRE keys its labels) or by one
+    of its sen_ids, and the keys of the rankings it stands for (a ranked table's sen_ids, a matrix's rows)."""
+    text: str
+    sen_ids: tuple
+    keys: tuple
+
+
+@dataclass(frozen=True)
+class Label:
+    """One judged (query, video) pair as a label file gives it; `where` names its row for an error."""
+    where: str
+    query: str
+    video: str
+    positive: bool
+    sources: frozenset
+
+
+def match_labels(labels: Iterable[Label], queries: Iterable[LabelQuery], videos=None) -> tuple:
+    """(matched, unmatched): matched holds (key, video, positive, sources) for every ranking key a label's
+    query stands for; unmatched holds (label, why) of each label that names no query, or a video outside
+    `videos` (the gallery, when it is known).
+
+    A label's query is matched exactly: to a query whose text it is, character for character (edges of
+    white space aside), or to one whose sen_ids hold it. A text several queries share names them all, as
+    FIRE's own evaluation (mmr/analysis.py) gives a label to every row of its caption text.
+    """
+    keys_of_text, keys_of_sen_id = {}, {}
+    for query in queries:
+        if query.text.strip():  # a ranked table's query whose caption is not known has no text
+            keys_of_text.setdefault(query.text.strip(), set()).update(query.keys)
+        for sen_id in query.sen_ids:
+            keys_of_sen_id.setdefault(str(sen_id), set()).update(query.keys)
+    gallery = set(videos) if videos is not None else None
+    matched, unmatched = [], []
+    for label in labels:
+        named = label.query.strip()
+        keys = keys_of_text.get(named, set()) | keys_of_sen_id.get(named, set())
+        if not keys:
+            unmatched.append((label, "its query matches no query text or sen_id"))
+        elif gallery is not None and label.video not in gallery:
+            unmatched.append((label, "its video is not in the gallery"))
+        else:
+            matched += [(key, label.video, label.positive, label.sources) for key in sorted(keys)]
+    return matched, unmatched
+
+
+# --- rankings out of a score matrix --------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ScoreMatrix:
+    """A model's scores of every query (rows, named by `keys`) against every video (columns). Its rankings
+    count ties against the model: among videos of one score the irrelevant ones rank first. So the ranking
+    of a query depends on which videos are relevant, and is drawn for each label set."""
+    scores: np.ndarray
+    keys: tuple
+    video_ids: tuple
+
+    def rankings(self, gold: Mapping[str, set], depth: int) -> dict:
+        """{key: the top `depth` video ids, best first} of every row; `gold` {key: relevant video ids}."""
+        column_of = {video: column for column, video in enumerate(self.video_ids)}
+        ranked = {}
+        for row, key in enumerate(self.keys):
+            relevant = np.zeros(len(self.video_ids), dtype=bool)
+            relevant[[column_of[video] for video in gold.get(key, ()) if video in column_of]] = True
+            ranked[key] = [self.video_ids[column] for column in top_columns(self.scores[row], relevant, depth)]
+        return ranked
+
+
+def top_columns(scores: np.ndarray, relevant: np.ndarray, depth: int) -> np.ndarray:
+    """The columns of the `depth` best scores, best first; among equal scores the irrelevant first (a tie
+    never helps the model), then by column. Only the scores at or above the depth-th best are sorted."""
+    if depth < scores.size:
+        floor = np.partition(scores, scores.size - depth)[scores.size - depth]
+        candidates = np.flatnonzero(scores >= floor)
+    else:
+        candidates = np.arange(scores.size)
+    # lexsort sorts by its last key first: score descending, then irrelevant first, then column.
+    order = np.lexsort((candidates, relevant[candidates], -scores[candidates]))
+    return candidates[order][:depth]
+
+
+# --- a random ranking, exactly ------------------------------------------------------------------------
+
+def random_average_precision(relevant: int, videos: int, depth: int = FIRE_DEPTH) -> Fraction:
+    """FIRE's AP (normaliser: the relevant videos retrieved in the top `depth`) of a uniformly random ranking.
+
+    The number h of relevant videos in the top D is hypergeometric, P(h) = C(R, h) C(M - R, D - h) / C(M, D).
+    Given h, their places are a uniform h-subset of 1..D; place r holds one with chance h/D, and then the
+    relevant ones at or above it number 1 + (r - 1)(h - 1)/(D - 1) on average. So
+    E[AP | h] = (1/h) sum_r (1/r)(h/D)(1 + (r - 1)(h - 1)/(D - 1)), and h = 0 gives 0.
+    """
+    depth = min(depth, videos)
+    total = Fraction(0)
+    for hits in range(1, min(relevant, depth) + 1):
+        chance = Fraction(math.comb(relevant, hits) * math.comb(videos - relevant, depth - hits),
+                          math.comb(videos, depth))
+        spread = Fraction(hits - 1, depth - 1) if depth > 1 else Fraction(0)
+        expected = sum(Fraction(1, rank) * (1 + (rank - 1) * spread) for rank in range(1, depth + 1)) / depth
+        total += chance * expected
+    return total
+
+
+def random_figures(relevant_counts: Sequence[int], videos: int, ks=(1, 5, 10), depth: int = FIRE_DEPTH) -> dict:
+    """The mean C@K and mAP (FIRE's normaliser) of a random ranking over queries with these numbers of
+    relevant videos in the gallery, in the shape of `mean_figures`. C@K of one query is the chance that its
+    best relevant video ranks within K (retrieval.chance_within: 1 - C(M - k, R) / C(M, R))."""
+    if not relevant_counts:
+        raise ValueError("no queries to average over")
+    counts = {}
+    for count in relevant_counts:
+        counts[count] = counts.get(count, 0) + 1
+    share = {count: Fraction(queries, len(relevant_counts)) for count, queries in counts.items()}
+    figures = {f"C@{k}": float(sum(share[count] * chance_within(min(k, videos), count, videos) for count in counts))
+               for k in ks}
+    figures["mAP"] = float(sum(share[count] * random_average_precision(count, videos, depth) for count in counts))
+    return {**figures, "queries": len(relevant_counts)}

@@ -5,9 +5,9 @@ The protocol is protocol_files.py, the scores scores.py, the page page.py; the m
 transforms/evaluation/protocols.py and retrieval.py."""
 from dataclasses import dataclass
 
-from pipelines.commands.arguments import RUN_OR_RAW_HELP, add_figure_file_arguments
+from pipelines.commands.arguments import RUN_OR_RAW_HELP, add_figure_file_arguments, add_protocol_arguments
 from pipelines.commands.command import FILES, Command
-from transforms.evaluation.protocols import ORIENTATIONS, PROTOCOLS
+from pipelines.evaluation.evaluate.fire_figures import add_fire_arguments
 
 WRITTEN_BY = "capclean evaluate"  # the mark of a --json file this command wrote (and may replace)
 TEXTS_WRITTEN_BY = "capclean evaluate --write-texts"  # the mark of a --write-texts file
@@ -26,6 +26,8 @@ class EvaluateArgs:
     sen_ids: str | None = None
     json: str | None = None
     report: str | None = None
+    fire_labels: str | None = None
+    skip_unmatched_labels: bool = False
 
 
 class Evaluate(Command):
@@ -38,9 +40,7 @@ class Evaluate(Command):
                "texts-x-videos", "--json", "{out}/evaluate.json", "--report", "{out}/evaluate.html")
 
     def add_arguments(self, parser):
-        parser.add_argument("--protocol", required=True, choices=PROTOCOLS,
-                            help="1k-A: the JSFusion split's 1,000 videos x 1,000 sentences (--videos); full-test: "
-                            "every test video x every test caption (--input); custom: --videos x --sen-ids (--input)")
+        add_protocol_arguments(parser, required=True)
         task = parser.add_mutually_exclusive_group(required=True)
         task.add_argument("--scores", metavar="FILE", help="the model's similarity matrix: .npy, or .npz with one "
                           "array (or one named scores), its rows and columns in the protocol's order; or, for "
@@ -48,16 +48,10 @@ class Evaluate(Command):
                           "of sen_id, video_id, score; .npz with scores, sen_ids, video_ids)")
         task.add_argument("--write-texts", metavar="FILE", help="write the protocol's texts and videos, in the "
                           "order the matrix must have, to this JSON file (a new file, or one it wrote), and stop")
-        parser.add_argument("--orientation", choices=ORIENTATIONS, help="which way the matrix is: needed when "
-                            "it is square (1k-A); otherwise its shape says it")
         parser.add_argument("--input", metavar="RUN_OR_RAW", help=RUN_OR_RAW_HELP + ": the captions (full-test, "
                             "custom; for 1k-A, what each sentence is matched to, to report its sen_ids)")
-        parser.add_argument("--videos", metavar="FILE", help="1k-A: the JSFusion CSV (retrieval_splits/"
-                            "MSRVTT_JSFUSION_test.csv: video_id, sentence); custom: the videos, a CSV with a "
-                            "video_id column or one id a line, in the matrix's order")
-        parser.add_argument("--sen-ids", metavar="FILE", help="custom: the captions, a CSV with a sen_id column or "
-                            "one id a line, in the matrix's order")
         add_figure_file_arguments(parser, "evaluate", "the figures and the random baseline")
+        add_fire_arguments(parser)
 
     def run(self, args: EvaluateArgs) -> int:
         from pipelines.evaluation.evaluate.page import write_evaluate_report
@@ -67,6 +61,8 @@ class Evaluate(Command):
 
         if args.write_texts and (args.json or args.report):
             raise EvaluateInputError("--json and --report go with --scores, not --write-texts")
+        if args.write_texts and args.fire_labels:
+            raise EvaluateInputError("--fire-labels goes with --scores, not --write-texts")
         # Every target is checked before the protocol and the matrix are read, so a refused one costs nothing.
         texts_path = (check_json_target(args.write_texts, TEXTS_WRITTEN_BY, EvaluateInputError, "--write-texts")
                       if args.write_texts else None)
@@ -108,11 +104,16 @@ def evaluate_figures(protocol, args: EvaluateArgs) -> dict:
 
     similarity, orientation = read_scores(args.scores, args.orientation, protocol)
     own_columns = protocol.own_columns()
-    return {"written_by": WRITTEN_BY, "protocol": protocol.name, "scores": args.scores, "orientation": orientation,
+    figures = {"written_by": WRITTEN_BY, "protocol": protocol.name, "scores": args.scores, "orientation": orientation,
             "input": args.input, "texts": len(protocol.queries), "videos": len(protocol.video_ids),
             "ties": TIES, "v2t_positives": V2T_POSITIVES, "matching": matching(protocol, args),
             "model": retrieval_figures(similarity, own_columns),
             "random": random_retrieval(own_columns, len(protocol.video_ids))}
+    if args.fire_labels:
+        from pipelines.evaluation.evaluate.fire_figures import fire_figures
+
+        figures["fire"] = fire_figures(protocol, similarity, args.fire_labels, args.skip_unmatched_labels)
+    return figures
 
 
 FIGURES = ("R@1", "R@5", "R@10", "MdR", "MnR")
@@ -132,6 +133,10 @@ def format_figures(figures: dict) -> str:
     if counts:
         lines.append(f"  sentences matched to captions: {counts['exact']:,} exactly, {counts['normalised']:,} once "
                      f"normalised, {counts['unmatched']:,} not; {counts['several_sen_ids']:,} match several")
+    if figures.get("fire"):
+        from pipelines.evaluation.evaluate.fire_figures import fire_lines
+
+        lines += fire_lines(figures["fire"])
     return "\n".join(lines)
 
 

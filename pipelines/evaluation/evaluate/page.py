@@ -29,6 +29,10 @@ def write_evaluate_report(figures, path) -> Path:
     sections = [header_section(figures), figures_section(figures), bars_section(figures)]
     if figures.get("matching"):
         sections.append(matching_section(figures["matching"]))
+    if figures.get("fire"):
+        from pipelines.evaluation.evaluate.fire_figures import fire_section
+
+        sections.append(fire_section(figures["fire"]))
     try:
         return write_page(page_html(TITLE, sections), Path(path))
     except OSError as error:

@@ -16,15 +16,17 @@ class EvaluateInputError(CapcleanError):
     """A protocol file, caption source, scores file or target that cannot be used; the message says which."""
 
 
-def read_protocol(name: str, input_path: str | None, videos: str | None, sen_ids: str | None) -> Protocol:
-    """The protocol `name` from the files its flags name."""
+def read_protocol(name: str, input_path: str | None, videos: str | None, sen_ids: str | None,
+                  input_flag: str = "--input") -> Protocol:
+    """The protocol `name` from the files its flags name (`input_flag`: the command's flag for the captions,
+    fire's --captions)."""
     if name == "1k-A":
         return read_1k_a(needed(videos, "--videos", name, f"the JSFusion CSV ({JSFUSION_CSV})"), input_path)
     if name == "full-test":
-        return read_full_test(needed(input_path, "--input", name, "the captions"))
+        return read_full_test(needed(input_path, input_flag, name, "the captions"))
     return read_custom(needed(videos, "--videos", name, "the video list"),
                        needed(sen_ids, "--sen-ids", name, "the caption list"),
-                       needed(input_path, "--input", name, "the captions"))
+                       needed(input_path, input_flag, name, "the captions"))
 
 
 def needed(value: str | None, flag: str, protocol: str, what: str) -> str:

@@ -4,14 +4,26 @@ method transforms/evaluation/fire.py."""
 from dataclasses import dataclass
 from pathlib import Path
 
+from pipelines.commands.arguments import add_protocol_arguments, add_skip_unmatched_labels_argument
 from pipelines.commands.command import Command
+
+# How a model's ranking is read off a --scores matrix (a ranked table's ranks are taken as they are).
+MATRIX_TIES = "a tie counts against the model: among videos of one score the irrelevant ones rank first"
+TABLE_TIES = "the ranks as --predictions gives them"
 
 
 @dataclass(frozen=True)
 class FireArgs:
-    predictions: str
     labels: str
+    predictions: str | None = None
+    scores: str | None = None
     predictions_b: str | None = None
+    scores_b: str | None = None
+    protocol: str | None = None
+    videos: str | None = None
+    sen_ids: str | None = None
+    orientation: str | None = None
+    skip_unmatched_labels: bool = False
     captions: str | None = None
     output: str | None = None
     overwrite: bool = False
@@ -35,13 +47,22 @@ class Fire(Command):
     renamed = {"--out": "--output"}
 
     def add_arguments(self, parser):
-        parser.add_argument("--predictions", required=True, metavar="FILE",
-                            help="Parquet or CSV with columns sen_id, video_id, rank, score (and optionally caption)")
-        parser.add_argument("--predictions-b", metavar="FILE", help="a second model's predictions, to compare with")
+        model_a = parser.add_mutually_exclusive_group(required=True)
+        model_a.add_argument("--predictions", metavar="FILE",
+                             help="Parquet or CSV with columns sen_id, video_id, rank, score (and optionally caption)")
+        model_a.add_argument("--scores", metavar="FILE", help="or the model's similarity matrix in --protocol's "
+                             "order, as capclean evaluate reads it (.npy, .npz)")
+        model_b = parser.add_mutually_exclusive_group()
+        model_b.add_argument("--predictions-b", metavar="FILE", help="a second model's predictions, to compare with")
+        model_b.add_argument("--scores-b", metavar="FILE", help="a second model's similarity matrix, to compare with")
         parser.add_argument("--labels", required=True, metavar="FILE",
-                            help="Parquet or CSV with columns query, video, label, source; or FIRE's released JSON")
+                            help="Parquet or CSV with columns query, video, label, source (capclean overlap's "
+                            "labelling sheet is one); or FIRE's released JSON")
+        add_protocol_arguments(parser, required=False)
+        add_skip_unmatched_labels_argument(parser)
         parser.add_argument("--captions", metavar="RUN_OR_RAW",
-                            help="a capclean output or raw MSR-VTT: each query's caption (length bins, text queries)")
+                            help="a capclean output or raw MSR-VTT: each query's caption (length bins, text queries); "
+                            "with --protocol, what its texts are matched to")
         parser.add_argument("--output", metavar="DIR", help="also write the figures to DIR/fire.json, with "
                             "manifest.json: a new or empty folder, or (with --overwrite) an earlier capclean output")
         parser.add_argument("--overwrite", action="store_true", help="replace the earlier capclean output at --output")
@@ -83,7 +104,8 @@ class Fire(Command):
 
 
 def inputs_of(args: FireArgs) -> list:
-    return [path for path in (args.predictions, args.predictions_b, args.labels, args.captions) if path]
+    return [path for path in (args.predictions, args.scores, args.predictions_b, args.scores_b, args.labels,
+                              args.captions, args.videos, args.sen_ids) if path]
 
 
 def check_settings(args: FireArgs) -> None:
@@ -95,37 +117,109 @@ def check_settings(args: FireArgs) -> None:
         raise FireInputError(f"--rbo-p must be between 0 and 1, not {args.rbo_p}")
     if args.resamples < 1:
         raise FireInputError(f"--resamples must be at least 1, not {args.resamples}")
+    if (args.scores or args.scores_b) and not args.protocol:
+        raise FireInputError("--scores is a matrix in a protocol's order: give --protocol (and --videos, "
+                             "--sen-ids or --captions as it needs)")
+    if args.predictions_b and args.scores or args.scores_b and args.predictions:
+        raise FireInputError("compare two models of one kind: --predictions with --predictions-b, or --scores "
+                             "with --scores-b")
 
 
 def fire_figures(args: FireArgs) -> dict:
     """Every figure of one model (and of two, compared), from the files the arguments name."""
+    from pipelines.evaluation.evaluate.protocol_files import read_protocol
     from pipelines.evaluation.fire.figures import bootstrap_figures, model_figures
-    from pipelines.evaluation.fire.inputs import (FireInputError, caption_texts, gold_from_labels, own_videos,
-                                                  read_labels, read_predictions)
-    from transforms.evaluation.fire import mean_overlaps
+    from pipelines.evaluation.fire.inputs import (FireInputError, gold_from_matches, own_videos, read_labels,
+                                                  refuse_unmatched)
+    from transforms.evaluation.fire import match_labels, mean_overlaps
 
-    rankings, texts = read_predictions(args.predictions, args.depth)
-    rankings_b, texts_b = read_predictions(args.predictions_b, args.depth) if args.predictions_b else ({}, {})
-    texts = {**caption_texts(args.captions), **texts, **texts_b} if args.captions else {**texts_b, **texts}
-    queries = set(rankings) | set(rankings_b)
-    originals, extra, unmatched = gold_from_labels(read_labels(args.labels), queries, texts, args.labels)
+    protocol = (read_protocol(args.protocol, args.captions, args.videos, args.sen_ids, "--captions")
+                if args.protocol else None)
+    name_a, name_b = args.predictions or args.scores, args.predictions_b or args.scores_b
+    model_a, texts = read_model(args.predictions, args.scores, args, protocol)
+    model_b, texts_b = read_model(args.predictions_b, args.scores_b, args, protocol) if name_b else ({}, {})
+    keys_a, keys_b = query_keys(model_a), query_keys(model_b)
+    texts = {**caption_texts_of(args, keys_a | keys_b), **texts_b, **texts}
+    matched, unmatched = match_labels(read_labels(args.labels), label_queries(protocol, args, keys_a | keys_b, texts),
+                                      protocol.video_ids if protocol else None)
+    skipped = refuse_unmatched(unmatched, args.labels, args.skip_unmatched_labels, matching_hint(args, unmatched))
+    originals, extra = gold_from_matches(matched, keys_a | keys_b)
+    if args.scores:  # the protocol's ground truth: each row's own video, as FIRE's gold set starts
+        for key, query in zip(model_a.keys, protocol.queries):
+            originals[key].add(query.video_id)
     if not any(originals.values()) and args.captions:
-        originals = own_videos(args.captions, queries)
+        originals = own_videos(args.captions, keys_a | keys_b)
     if not any(originals.values()):
         raise FireInputError(f"{args.labels}: no original positive (source \"original\") for any predicted query, "
                              "and no --captions to take each query's own video from")
-    normaliser = args.ap_normaliser
-    figures = {"depth": args.depth, "ap_normaliser": normaliser, "unmatched_labels": unmatched,
-               "a": model_figures(args.predictions, rankings, originals, extra, args.model, normaliser, texts)}
-    if args.predictions_b:
-        figures["b"] = model_figures(args.predictions_b, rankings_b, originals, extra, args.model_b, normaliser, texts)
-        if not set(rankings) & set(rankings_b):
-            raise FireInputError(f"{args.predictions} and {args.predictions_b} rank no query (sen_id) in common: "
-                                 "there is nothing to compare")
-        figures["overlap"] = mean_overlaps(rankings, rankings_b, 10, args.rbo_p)
-        figures["bootstrap"] = bootstrap_figures(rankings, rankings_b, originals, extra, normaliser, args.resamples,
-                                                 args.seed)
+    normaliser, depth = args.ap_normaliser, args.depth
+    figures = {"depth": depth, "ap_normaliser": normaliser, "ties": MATRIX_TIES if args.scores else TABLE_TIES,
+               "unmatched_labels": skipped,
+               "a": model_figures(name_a, model_a, originals, extra, args.model, normaliser, texts, depth)}
+    if name_b:
+        figures["b"] = model_figures(name_b, model_b, originals, extra, args.model_b, normaliser, texts, depth)
+        if not keys_a & keys_b:
+            raise FireInputError(f"{name_a} and {name_b} rank no query (sen_id) in common: there is nothing to "
+                                 "compare")
+        from pipelines.evaluation.fire.figures import ranked
+
+        figures["overlap"] = mean_overlaps(ranked(model_a, originals, depth), ranked(model_b, originals, depth), 10,
+                                           args.rbo_p)
+        figures["bootstrap"] = bootstrap_figures(model_a, model_b, originals, extra, normaliser, args.resamples,
+                                                 args.seed, depth)
     return figures
+
+
+def read_model(predictions: str | None, scores: str | None, args: FireArgs, protocol) -> tuple:
+    """(a ranked table's {sen_id: ranking} or a ScoreMatrix, {query key: its text}) of one model. A matrix's
+    rows are keyed by their place in the protocol ("0", "1", ...) and their text is the protocol's."""
+    from pipelines.evaluation.evaluate.scores import read_scores
+    from pipelines.evaluation.fire.inputs import read_predictions
+    from transforms.evaluation.fire import ScoreMatrix
+
+    if predictions:
+        return read_predictions(predictions, args.depth)
+    matrix, _ = read_scores(scores, args.orientation, protocol)
+    keys = tuple(str(row) for row in range(len(protocol.queries)))
+    return ScoreMatrix(matrix, keys, protocol.video_ids), dict(zip(keys, (query.text for query in protocol.queries)))
+
+
+def query_keys(model) -> set:
+    from transforms.evaluation.fire import ScoreMatrix
+
+    return set(model.keys) if isinstance(model, ScoreMatrix) else set(model)
+
+
+def caption_texts_of(args: FireArgs, keys: set) -> dict:
+    """{sen_id: caption} from --captions, for a ranked table's queries (a matrix's have the protocol's)."""
+    from pipelines.evaluation.fire.inputs import caption_texts
+
+    return caption_texts(args.captions) if args.captions and (args.predictions or args.predictions_b) else {}
+
+
+def label_queries(protocol, args: FireArgs, keys: set, texts: dict) -> list:
+    """The queries a label may name. A matrix's: the protocol's rows. A ranked table's: its sen_ids with
+    their captions, and with --protocol each of the protocol's texts (1k-A's sentences), standing for the
+    predicted sen_ids it matched."""
+    from transforms.evaluation.fire import LabelQuery
+
+    if args.scores:
+        return [LabelQuery(query.text, query.sen_ids, (str(row),)) for row, query in enumerate(protocol.queries)]
+    queries = [LabelQuery(texts.get(key, ""), (key,), (key,)) for key in sorted(keys)]
+    if protocol:
+        queries += [LabelQuery(query.text, query.sen_ids, tuple(str(sen_id) for sen_id in query.sen_ids
+                                                                if str(sen_id) in keys))
+                    for query in protocol.queries]
+    return queries
+
+
+def matching_hint(args: FireArgs, unmatched: list) -> str:
+    """What to try when a label keyed by text is lost: FIRE names its queries by the JSFusion CSV's sentences,
+    which differ from the raw captions in 35 of 1k-A's 1,000."""
+    if args.protocol or not unmatched or unmatched[0][0].query.isdigit():
+        return ""
+    return ("; labels keyed by 1k-A's sentences (FIRE's) are matched by --protocol 1k-A --videos "
+            "MSRVTT_JSFUSION_test.csv --captions RAW")
 
 
 def write_output(args: FireArgs, figures: dict) -> None:
@@ -135,14 +229,18 @@ def write_output(args: FireArgs, figures: dict) -> None:
     from pipelines.output.manifest import Clock, build_manifest, files_record, write_manifest
 
     output = Path(args.output).resolve()
-    files = {"--predictions": args.predictions, "--predictions-b": args.predictions_b, "--labels": args.labels,
-             "--captions": args.captions}
+    files = {"--predictions": args.predictions, "--scores": args.scores, "--predictions-b": args.predictions_b,
+             "--scores-b": args.scores_b, "--labels": args.labels, "--captions": args.captions, "--videos": args.videos,
+             "--sen-ids": args.sen_ids}
     with staging_for(output) as staging:
         staging.mkdir()
         write_json(staging / "fire.json", figures, sort_keys=False)
         write_marker(staging, {"command": "fire"})
         write_manifest(staging, build_manifest("fire", input_info=files_record(files), stats=figures, clock=Clock(),
-                                               settings={"model": args.model, "model_b": args.model_b,
+                                               settings={"protocol": args.protocol,
+                                                         "orientation": args.orientation,
+                                                         "skip_unmatched_labels": args.skip_unmatched_labels,
+                                                         "model": args.model, "model_b": args.model_b,
                                                          "depth": args.depth, "ap_normaliser": args.ap_normaliser,
                                                          "rbo_p": args.rbo_p, "resamples": args.resamples,
                                                          "seed": args.seed}))

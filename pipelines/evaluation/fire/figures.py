@@ -1,25 +1,34 @@
 """`capclean fire`'s figures of one model, the bootstrap of two, and the table it prints; the method is
 transforms/evaluation/fire.py."""
-from transforms.evaluation.fire import bootstrap_queries_needed, correct_by_length, label_sets, mean_figures, per_query
+from transforms.evaluation.fire import (ScoreMatrix, bootstrap_queries_needed, correct_by_length, label_sets,
+                                        mean_figures, per_query)
 
 KS = (1, 5, 10)
 
 
-def model_figures(name, rankings, originals, extra, model, normaliser, texts) -> dict:
+def ranked(predictions, gold: dict, depth: int) -> dict:
+    """{query: its ranking} under the label set `gold`: a ranked table gives one ranking whatever the labels;
+    a ScoreMatrix draws it for them, a tie counting against the model."""
+    return predictions.rankings(gold, depth) if isinstance(predictions, ScoreMatrix) else predictions
+
+
+def model_figures(name, predictions, originals, extra, model, normaliser, texts, depth) -> dict:
     sets = label_sets(originals, extra, model)
     figures = {"predictions": str(name), "model": model,
-               "label_sets": {label_set: mean_figures(per_query(rankings, gold, KS, normaliser))
+               "label_sets": {label_set: mean_figures(per_query(ranked(predictions, gold, depth), gold, KS,
+                                                                normaliser))
                               for label_set, gold in sets.items()}}
-    values = per_query(rankings, sets["original+extra"], KS, normaliser)
+    values = per_query(ranked(predictions, sets["original+extra"], depth), sets["original+extra"], KS, normaliser)
     by_length = correct_by_length(values, texts)
     if by_length:
         figures["by_length"] = by_length
     return figures
 
 
-def bootstrap_figures(rankings_a, rankings_b, originals, extra, normaliser, resamples, seed) -> dict:
+def bootstrap_figures(predictions_a, predictions_b, originals, extra, normaliser, resamples, seed, depth) -> dict:
     """The bootstrap on C@1 with every extra label, over the queries both models ranked."""
     gold = label_sets(originals, extra)["original+extra"]
+    rankings_a, rankings_b = ranked(predictions_a, gold, depth), ranked(predictions_b, gold, depth)
     shared = sorted(set(rankings_a) & set(rankings_b))
     a = per_query({q: rankings_a[q] for q in shared}, gold, (1,), normaliser)
     b = per_query({q: rankings_b[q] for q in shared}, gold, (1,), normaliser)
@@ -33,8 +42,11 @@ def bootstrap_figures(rankings_a, rankings_b, originals, extra, normaliser, resa
 def format_fire(figures: dict) -> str:
     lines = [f"capclean fire: top {figures['depth']} of each query, AP divided by the relevant videos "
              f"{'retrieved in it' if figures['ap_normaliser'] == 'retrieved' else 'labelled'}"]
+    if figures.get("ties"):
+        lines.append(f"  ties: {figures['ties']}")
     if figures["unmatched_labels"]:
-        lines.append(f"  {figures['unmatched_labels']} label(s) name no predicted query and were left out")
+        lines.append(f"  {figures['unmatched_labels']} label(s) matched no query (or named a video outside the "
+                     "gallery) and were left out (--skip-unmatched-labels)")
     for key in ("a", "b"):
         if key not in figures:
             continue

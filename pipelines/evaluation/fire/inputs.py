@@ -7,7 +7,9 @@ Reads (the figures are transforms/evaluation/fire.py; docs/commands/fire.md says
   `score`, and optionally `caption` (the query's text); one row per ranked video;
 - labels: Parquet or CSV with columns `query`, `video`, `label`, `source`, or FIRE's released JSON
   (`fire_msrvtt_dataset.json`: {"annotations": [{"query", "video_id", "label", "models", ...}]}).
-  A `query` is a sen_id, or a caption's text (as FIRE names its queries), matched through the captions.
+  A `query` is a sen_id, or a query's text (FIRE names its queries by the JSFusion CSV's sentence), matched
+  exactly by transforms/evaluation/fire.py's match_labels; a label it cannot place is an error
+  (refuse_unmatched) unless --skip-unmatched-labels. `capclean overlap`'s labelling sheet is such a table.
   `source` "original" marks the dataset's own positives; any other source names the model(s) whose
   pool held the pair, comma-separated;
 - captions (optional): a capclean output or raw MSR-VTT, for the caption of each sen_id.
@@ -21,7 +23,7 @@ import pyarrow.parquet as pq
 
 from pipelines.evaluation.table_cells import cell_id, cell_number
 from transforms.errors import CapcleanError
-from transforms.evaluation.fire import FIRE_DEPTH
+from transforms.evaluation.fire import FIRE_DEPTH, Label
 
 PREDICTION_COLUMNS = ("sen_id", "video_id", "rank", "score")
 LABEL_COLUMNS = ("query", "video", "label", "source")
@@ -65,7 +67,7 @@ def read_predictions(path: str, depth: int = FIRE_DEPTH) -> tuple:
 # ---------------------------------------------------------------- the labels
 
 def read_labels(path: str) -> list:
-    """(where, query, video, positive, sources) per label; `sources` a frozenset of lower-case names."""
+    """The Labels of a file; a label's `sources` a frozenset of lower-case names."""
     path = Path(path)
     if path.suffix.lower() == ".json":
         return fire_json_labels(path)
@@ -77,7 +79,7 @@ def read_labels(path: str) -> list:
         sources = frozenset(part.strip().lower() for part in str(row["source"] or "").split(",") if part.strip())
         if not sources:
             raise FireInputError(f"{path}: {where} has no source (\"original\", or the model whose pool held it)")
-        labels.append((where, query, video, label_value(path, where, row["label"]), sources))
+        labels.append(Label(where, query, video, label_value(path, where, row["label"]), sources))
     return labels
 
 
@@ -98,36 +100,41 @@ def fire_json_labels(path: Path) -> list:
         if not isinstance(item, dict) or any(key not in item for key in ("query", "video_id", "label", "models")):
             raise FireInputError(f"{path}: {where} lacks one of query, video_id, label, models")
         sources = frozenset(str(model).lower() for model in item["models"]) or frozenset({"fire"})
-        labels.append((where, id_text(path, where, "query", item["query"]),
-                       id_text(path, where, "video_id", item["video_id"]),
-                       label_value(path, where, item["label"]), sources))
+        labels.append(Label(where, id_text(path, where, "query", item["query"]),
+                            id_text(path, where, "video_id", item["video_id"]),
+                            label_value(path, where, item["label"]), sources))
     return labels
 
 
-def gold_from_labels(labels, queries: set, texts: dict, path) -> tuple:
-    """({sen_id: original positive videos}, [(sen_id, video, sources) of extra positives], labels matched to no
-    predicted query). A label's query is a sen_id, or a caption text matched through `texts`."""
-    by_text = {}
-    for query, text in texts.items():
-        if query in queries:
-            by_text.setdefault(text.strip(), []).append(query)
-    originals = {query: set() for query in queries}
-    extra, unmatched = [], 0
-    for _where, query, video, positive, sources in labels:
-        targets = [query] if query in queries else by_text.get(query.strip(), [])
-        if not targets:
-            unmatched += 1
-            continue
-        for target in targets:
-            if positive and ORIGINAL in sources:
-                originals[target].add(video)
-            elif positive:
-                extra.append((target, video, sources - {ORIGINAL}))
-    return originals, extra, unmatched
+def refuse_unmatched(unmatched: list, path, skip: bool, hint: str = "") -> int:
+    """The number of labels match_labels could not place; without `skip` the first of them is an error naming
+    the file, its row, its query and its video, since leaving it out would change the figures silently."""
+    if unmatched and not skip:
+        label, why = unmatched[0]
+        raise FireInputError(f"{path}: {label.where}: the label of query {label.query!r}, video {label.video} "
+                             f"would be lost: {why} ({len(unmatched):,} such label(s)){hint}; "
+                             "--skip-unmatched-labels leaves them out and counts them")
+    return len(unmatched)
+
+
+def gold_from_matches(matched: list, keys) -> tuple:
+    """({key: original positive videos}, [(key, video, sources) of extra positives]) of match_labels' matches;
+    a label whose sources include "original" is an original positive."""
+    originals = {key: set() for key in keys}
+    extra = []
+    for key, video, positive, sources in matched:
+        if positive and ORIGINAL in sources:
+            originals[key].add(video)
+        elif positive:
+            extra.append((key, video, sources - {ORIGINAL}))
+    return originals, extra
 
 
 def label_value(path, where: str, value) -> bool:
     text = str(value).strip().lower() if value is not None else ""
+    if not text:
+        raise FireInputError(f"{path}: {where}, column label: empty (not judged yet): 1/0, true/false or "
+                             "relevant/irrelevant")
     if text in POSITIVE:
         return True
     if text in NEGATIVE:

@@ -57,7 +57,10 @@ def header_section(figures: dict) -> str:
                   if figures["ap_normaliser"] == "retrieved" else "every video labelled relevant")
     rows = [("ranks scored per query (depth)", format_figure(figures["depth"])),
             ("AP divided by", normaliser),
-            ("labels naming no predicted query (left out)", format_figure(figures.get("unmatched_labels", 0)))]
+            ("labels matching no query (left out, --skip-unmatched-labels)",
+             format_figure(figures.get("unmatched_labels", 0)))]
+    if figures.get("ties"):
+        rows.append(("ties", esc(figures["ties"])))
     rows += [(f"model {name}", model_name(figures[key])) for key, name in MODELS if key in figures]
     lead = ("A model's retrieval figures with the dataset's own positives and with the extra positives people "
             "labelled, after Rodriguez et al. (2022), <i>Fighting FIRe with FIRE: Assessing the Validity of "

@@ -139,10 +139,14 @@ def test_two_models_end_to_end_with_parquet_and_csv(tmp_path, capsys):
     write_csv(tmp_path / "labels.csv", LABEL_HEADER, [
         ["1", "v1", "1", "original"], ["2", "v2", "1", "original"],
         ["2", "v3", "relevant", "ssb"], ["1", "v3", "0", "clip4clip"], ["9", "v9", "1", "ssb"]])
-    assert main(["fire", "--predictions", str(tmp_path / "a.parquet"), "--predictions-b", str(tmp_path / "b.csv"),
-                 "--labels", str(tmp_path / "labels.csv"), "--model", "clip4clip", "--output", str(tmp_path / "out")]) == 0
+    arguments = ["fire", "--predictions", str(tmp_path / "a.parquet"), "--predictions-b", str(tmp_path / "b.csv"),
+                 "--labels", str(tmp_path / "labels.csv"), "--model", "clip4clip", "--output", str(tmp_path / "out")]
+    # The label of query 9 names no predicted query: an error naming it, unless asked to skip it.
+    assert main(arguments) == 2
+    assert "labels.csv: line 6: the label of query '9', video v9 would be lost" in capsys.readouterr().err
+    assert main(arguments + ["--skip-unmatched-labels"]) == 0
     printed = capsys.readouterr().out
-    assert "1 label(s) name no predicted query" in printed
+    assert "1 label(s) matched no query" in printed
     figures = json.loads((tmp_path / "out" / "fire.json").read_text())
     # A, original: q1 hit at 1 (AP 1), q2 at 3 (AP 1/3): C@1 .5, mAP .6667
     assert figures["a"]["label_sets"]["original"]["C@1"] == 0.5
