@@ -216,3 +216,31 @@ def candidate_figures(queries: list, candidates: list) -> dict:
     return {"queries": len(queries), "with_candidate": len(with_candidate),
             "share": len(with_candidate) / len(queries) if queries else 0.0,
             "candidate_pairs": len(candidates), "by_length": bins}
+
+
+# --- the labelling sheet ----------------------------------------------------------------------------------
+
+# Its columns: those `capclean fire --labels` reads (query, video, label, source) and what a judge reads.
+SHEET_COLUMNS = ("query", "query_sen_id", "query_video_id", "video", "similarity", "matching_caption",
+                 "more_captions", "label", "source")
+SHEET_SOURCE = "overlap"  # the pool a pair came from, as FIRE's `models` name theirs
+MORE_CAPTIONS = 4  # the candidate video's other captions shown to the judge, by sen_id
+CAPTION_SEPARATOR = " | "
+
+
+def labelling_rows(candidates: list, pool: list, more: int = MORE_CAPTIONS) -> list:
+    """One row per Candidate, in SHEET_COLUMNS order, for people to judge: the query's text (what a model
+    encodes: 1k-A's sentence), its sen_id and video, the candidate video, the similarity, the caption that
+    made it a candidate and `more` of the video's other captions; `label` empty, to be filled with 1/0
+    (true/false, relevant/irrelevant); `source` "overlap"."""
+    by_video = {}
+    for caption in sorted(pool, key=lambda caption: caption.sen_id):
+        by_video.setdefault(caption.video_id, []).append(caption)
+    rows = []
+    for candidate in candidates:
+        others = [caption.text for caption in by_video.get(candidate.candidate_video_id, [])
+                  if caption.sen_id != candidate.matching_sen_id][:more]
+        rows.append((candidate.query_caption, candidate.query_sen_id, candidate.query_video_id,
+                     candidate.candidate_video_id, f"{candidate.similarity:.4f}", candidate.matching_caption,
+                     CAPTION_SEPARATOR.join(others), "", SHEET_SOURCE))
+    return rows

@@ -4,7 +4,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipelines.commands.arguments import add_evaluation_io_arguments, at_least
+from pipelines.commands.arguments import add_evaluation_io_arguments, add_protocol_arguments, at_least
 from pipelines.commands.command import Command
 from transforms.errors import CapcleanError, ConfigError
 
@@ -14,11 +14,14 @@ class OverlapArgs:
     input: str
     output: str
     overwrite: bool
-    queries: str
+    queries: str | None
     train: str
     fn_threshold: float
     no_fn_candidates: bool
     chunk_rows: int | None
+    protocol: str | None = None
+    videos: str | None = None
+    sen_ids: str | None = None
 
 
 class Overlap(Command):
@@ -28,17 +31,19 @@ class Overlap(Command):
     example = ("--input", "{run}", "--output", "{out}")
 
     def add_arguments(self, parser):
-        add_evaluation_io_arguments(parser, "overlap/, fn_candidates/, stats.json, report.html and manifest.json")
+        add_evaluation_io_arguments(parser, "overlap/, fn_candidates/, labelling_sheet.csv, stats.json, report.html "
+                                    "and manifest.json")
         which = parser.add_argument_group("captions")
-        which.add_argument("--queries", default="first-of-split:test", metavar="SPEC",
+        which.add_argument("--queries", metavar="SPEC",
                            help="the query captions: split:NAME (every caption of the split), first-of-split:NAME "
                                 "(the caption with the smallest sen_id of each video of it) or list:FILE (a CSV with "
                                 "video_id and sentence columns, as retrieval_splits/MSRVTT_JSFUSION_test.csv: that "
                                 "caption of each video; without sentence, each listed video's first caption) "
-                                "(default: %(default)s)")
+                                "(default: first-of-split:test)")
         which.add_argument("--train", default="splits:train,validate", metavar="SPEC",
                            help="the training side: splits:NAME,NAME or list:FILE (a CSV with a video_id column, as "
                                 "retrieval_splits/MSRVTT_train.9k.csv, or one id a line) (default: %(default)s)")
+        add_protocol_arguments(which, required=False, orientation=False)
         method = parser.add_argument_group("false-negative candidates")
         method.add_argument("--fn-threshold", type=float, default=0.85, metavar="S",
                             help="a video of the queries' split is a candidate for a query when one of its captions "
@@ -50,12 +55,17 @@ class Overlap(Command):
     def run(self, args: OverlapArgs) -> int:
         from pipelines.evaluation.evaluation_io import claim_output, seal_output
         from pipelines.evaluation.overlap.page import write_overlap_report
-        from pipelines.evaluation.overlap.run import QUERY_KINDS, TRAIN_KINDS, format_figures, parse_spec, run_overlap
+        from pipelines.evaluation.overlap.run import (DEFAULT_QUERIES, QUERY_KINDS, TRAIN_KINDS, format_figures,
+                                                      parse_spec, run_overlap)
         from pipelines.output.folder import staging_for
         from pipelines.output.manifest import Clock
 
         clock = Clock()
-        queries = parse_spec("--queries", args.queries, QUERY_KINDS)
+        if args.protocol and args.queries:
+            raise ConfigError("--queries and --protocol both name the queries: give one")
+        if (args.videos or args.sen_ids) and not args.protocol:
+            raise ConfigError("--videos and --sen-ids name a protocol's videos and captions: give --protocol too")
+        queries = parse_spec("--queries", args.queries or DEFAULT_QUERIES, QUERY_KINDS)
         train = parse_spec("--train", args.train, TRAIN_KINDS)
         if not 0.0 < args.fn_threshold <= 1.0:
             raise ConfigError(f"--fn-threshold must be in (0, 1], not {args.fn_threshold}")
@@ -67,10 +77,11 @@ class Overlap(Command):
             raise CapcleanError(f"--input {args.input}: no such file or folder")
         output, input_and_run = claim_output(args.input, args.output, args.overwrite)
         started = time.monotonic()
+        protocol = read_gallery(args)
         clock.phase("prepare")
         with staging_for(output) as staging:
             figures = run_overlap(args.input, queries, train, staging,
-                                  None if args.no_fn_candidates else args.fn_threshold, args.chunk_rows)
+                                  None if args.no_fn_candidates else args.fn_threshold, args.chunk_rows, protocol)
             clock.phase("overlap")
             write_overlap_report(staging)  # it names no folder, so it can be written before the swap
             clock.phase("report")
@@ -79,3 +90,12 @@ class Overlap(Command):
         print(format_figures(figures))
         print(f"  report: {output / 'report.html'}")
         return 0
+
+
+def read_gallery(args: OverlapArgs):
+    """The protocol --protocol names (its texts the queries, its videos the candidates' gallery), or None."""
+    if not args.protocol:
+        return None
+    from pipelines.evaluation.evaluate.protocol_files import read_protocol
+
+    return read_protocol(args.protocol, args.input, args.videos, args.sen_ids)

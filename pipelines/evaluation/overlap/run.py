@@ -5,6 +5,7 @@ The input is read as `capclean hardneg` reads it (pipelines/evaluation/caption_i
 transforms/evaluation/overlap.py; docs/commands/overlap.md says how to use it and what it
 gives on MSR-VTT. No Beam: a tf-idf product and a word-LCS matrix, in chunks, in one process.
 """
+import csv
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,10 +16,13 @@ from pipelines.evaluation.caption_input import CaptionSelection, read_caption_ro
 from pipelines.evaluation.evaluation_io import write_stats
 from schemas.evaluation_tables import FN_CANDIDATES, OVERLAP
 from transforms.errors import CapcleanError, ConfigError
-from transforms.evaluation.overlap import (ANALYZER, LENGTH_BINS, NGRAM_RANGE, TOP_K, Caption, candidate_figures,
-                                           fn_candidates, list_key, overlap_figures, overlap_rows)
+from transforms.evaluation.overlap import (ANALYZER, LENGTH_BINS, NGRAM_RANGE, SHEET_COLUMNS, TOP_K, Caption,
+                                           candidate_figures, fn_candidates, labelling_rows, list_key, overlap_figures,
+                                           overlap_rows)
 
 QUERY_KINDS = ("split", "first-of-split", "list")
+DEFAULT_QUERIES = "first-of-split:test"
+SHEET_FILE = "labelling_sheet.csv"  # the candidates, for people to label; `capclean fire --labels` reads it back
 TRAIN_KINDS = ("splits", "list")
 
 
@@ -107,12 +111,26 @@ def listed_queries(input_path: str, captions: list, path: str) -> tuple:
     return queries, notes
 
 
-def select_side(input_path: str, captions: list, queries_spec: Spec, train_spec: Spec) -> tuple:
+def protocol_side(protocol, captions: list) -> tuple:
+    """(queries, pool of the candidates, notes) of a retrieval protocol (--protocol): its texts are the
+    queries (1k-A's JSFusion sentences, each by the smallest sen_id it matched; a sentence that matched no
+    caption of the input is counted, not queried), and the candidates are searched among its videos only,
+    its gallery."""
+    queries = [Caption(query.sen_ids[0], query.video_id, query.text) for query in protocol.queries if query.sen_ids]
+    gallery = set(protocol.video_ids)
+    pool = [Caption(sen_id, video, text) for sen_id, video, _, text in sorted(captions) if video in gallery]
+    return queries, pool, {"protocol": protocol.name, "protocol_texts": len(protocol.queries),
+                           "texts_without_caption": len(protocol.queries) - len(queries)}
+
+
+def select_side(input_path: str, captions: list, queries_spec: Spec, train_spec: Spec, protocol=None) -> tuple:
     """(queries, training captions, pool of the candidates, notes)."""
     from pipelines.evaluation.caption_input import read_video_ids
 
-    notes = {}
-    if queries_spec.kind == "list":
+    notes, pool = {}, None
+    if protocol is not None:
+        queries, pool, notes = protocol_side(protocol, captions)
+    elif queries_spec.kind == "list":
         queries, notes = listed_queries(input_path, captions, queries_spec.value)
     else:
         selection = CaptionSelection(split=queries_spec.value, one_per_video=queries_spec.kind == "first-of-split")
@@ -137,9 +155,11 @@ def select_side(input_path: str, captions: list, queries_spec: Spec, train_spec:
     shared = {caption.video_id for caption in train} & query_videos
     train = [caption for caption in train if caption.video_id not in shared]
     notes["query_videos_dropped_from_train"] = len(shared)
-    pool_splits = {split_of[video] for video in query_videos}
-    pool = [Caption(sen_id, video, text) for sen_id, video, split, text in sorted(captions) if split in pool_splits]
-    return queries, train, pool, {**notes, "pool_splits": sorted(pool_splits)}
+    if pool is None:  # without a protocol, every video of the queries' split(s)
+        pool_splits = {split_of[video] for video in query_videos}
+        pool = [Caption(sen_id, video, text) for sen_id, video, split, text in sorted(captions) if split in pool_splits]
+        notes["pool_splits"] = sorted(pool_splits)
+    return queries, train, pool, notes
 
 
 def write_table(output_dir: Path, table: str, schema: pa.Schema, records: list) -> None:
@@ -150,10 +170,11 @@ def write_table(output_dir: Path, table: str, schema: pa.Schema, records: list) 
 
 
 def run_overlap(input_path: str, queries_spec: Spec, train_spec: Spec, output_dir: Path, threshold: float | None,
-                chunk_rows: int | None = None) -> dict:
-    """Write overlap/ (and fn_candidates/ unless `threshold` is None) into `output_dir`; return the figures."""
+                chunk_rows: int | None = None, protocol=None) -> dict:
+    """Write overlap/ (and, unless `threshold` is None, fn_candidates/ and the labelling sheet) into
+    `output_dir`; return the figures. With a `protocol`, its texts are the queries and its videos the pool."""
     captions = read_caption_rows(input_path)
-    queries, train, pool, notes = select_side(input_path, captions, queries_spec, train_spec)
+    queries, train, pool, notes = select_side(input_path, captions, queries_spec, train_spec, protocol)
     queries.sort(key=lambda caption: caption.sen_id)
     rows = overlap_rows(queries, train, TOP_K, chunk_rows)
     write_table(output_dir, "overlap", OVERLAP, rows)
@@ -164,13 +185,24 @@ def run_overlap(input_path: str, queries_spec: Spec, train_spec: Spec, output_di
         write_table(output_dir, "fn_candidates", FN_CANDIDATES, candidates)
         figures["fn_candidates"] = {**candidate_figures(queries, candidates), "pool_captions": len(pool),
                                     "pool_videos": len({caption.video_id for caption in pool})}
-    figures["settings"] = {"queries": f"{queries_spec.kind}:{queries_spec.value}",
+        write_sheet(output_dir / SHEET_FILE, labelling_rows(candidates, pool))
+        figures["labelling_sheet"] = {"file": SHEET_FILE, "rows": len(candidates)}
+    queries_setting = f"protocol:{protocol.name}" if protocol is not None else f"{queries_spec.kind}:{queries_spec.value}"
+    figures["settings"] = {"queries": queries_setting,
                            "train": f"{train_spec.kind}:{train_spec.value}", "top_k": TOP_K,
                            "tfidf": {"analyzer": ANALYZER, "ngram_range": list(NGRAM_RANGE), "fitted_on": "queries"},
                            "fn_threshold": threshold, "fn_similarity": "step III word LCS, e=0",
                            "length_bins": [label for label, _, _ in LENGTH_BINS]}
     write_stats(output_dir, figures)
     return figures
+
+
+def write_sheet(path: Path, rows: list) -> None:
+    """The labelling sheet: a CSV of SHEET_COLUMNS, UTF-8, one row per candidate pair, `label` empty."""
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(SHEET_COLUMNS)
+        writer.writerows(rows)
 
 
 def format_figures(figures: dict) -> str:
@@ -189,6 +221,9 @@ def format_figures(figures: dict) -> str:
                  if counts["queries"]]
     lines.append(f"  mean top-{TOP_K} similarity by length in words: {', '.join(by_length)}")
     selection = figures["selection"]
+    if selection.get("protocol"):
+        lines.append(f"  protocol {selection['protocol']}: {selection['protocol_texts']:,} texts, "
+                     f"{selection['texts_without_caption']:,} matched no caption of the input (not queried)")
     if selection.get("listed") is not None:
         lines.append(f"  list: {selection['listed']:,} rows; not found {selection['not_found']}, removed by the "
                      f"cleaning {selection['removed']}, replaced by the caption step III kept "
@@ -203,5 +238,7 @@ def format_figures(figures: dict) -> str:
             if counts["queries"]:
                 lines.append(f"    {label:<8} {counts['queries']:>8,} {counts['with_candidate']:>9,} "
                              f"{100 * counts['share']:>6.1f}%")
+        lines.append(f"  labelling sheet: {figures['labelling_sheet']['rows']:,} pairs to judge in "
+                     f"{figures['labelling_sheet']['file']} (fill label with 1/0; capclean fire --labels reads it)")
     return "\n".join(lines)
 
