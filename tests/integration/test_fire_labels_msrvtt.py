@@ -57,7 +57,8 @@ def test_no_label_is_lost_through_evaluate_and_fire(msrvtt_dir, jsfusion, case, 
     folder, labels, count, _, similarity = case
     protocol = ["--protocol", "1k-A", "--videos", str(jsfusion)]
     assert main(["evaluate", *protocol, "--input", str(msrvtt_dir), "--scores", str(folder / "random.npy"),
-                 "--orientation", "texts-x-videos", "--fire-labels", str(labels), "--json", str(folder / "e.json")]) == 0
+                 "--orientation", "texts-x-videos", "--fire-labels", str(labels),
+                 "--json", str(folder / "e.json")]) == 0
     fire = json.loads((folder / "e.json").read_text())["fire"]
     assert fire["labels_read"] == count and fire["labels_skipped"] == 0
     evaluated = {name: rows["model"] for name, rows in fire["label_sets"].items()}

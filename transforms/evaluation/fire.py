@@ -266,6 +266,9 @@ def match_labels(labels: Iterable[Label], queries: Iterable[LabelQuery], videos=
 
 # --- rankings out of a score matrix --------------------------------------------------------------------
 
+MATRIX_TIES = "a tie counts against the model: among videos of one score the irrelevant ones rank first"
+
+
 @dataclass(frozen=True)
 class ScoreMatrix:
     """A model's scores of every query (rows, named by `keys`) against every video (columns). Its rankings

@@ -1,21 +1,20 @@
 """FIRE inside `capclean evaluate` (--fire-labels): Correct@1/5/10 and mAP of the model's matrix with the
 original labels and with the original + extra labels, each beside the exact figures of a random ranking
-(docs/commands/evaluate.md). The labels are read as `capclean fire` reads them (fire/inputs.py: its table of
-query, video, label, source, `capclean overlap`'s labelling sheet, or FIRE's released JSON) and matched
+(docs/commands/evaluate.md). The labels are read as `capclean fire` reads them (pipelines/evaluation/label_files.py:
+a table of query, video, label, source, `capclean overlap`'s labelling sheet, or FIRE's released JSON) and matched
 exactly to the protocol's rows, by text (1k-A's JSFusion sentence, as FIRE keys them) or by sen_id; a label
 that matches no row, or names a video outside the protocol's, is an error unless --skip-unmatched-labels.
 The method is transforms/evaluation/fire.py, FIRE's mmr/analysis.py: the model's top 20 of each text, AP
 divided by the relevant videos retrieved in it."""
 from pipelines.commands.arguments import add_skip_unmatched_labels_argument
 from pipelines.pages.html import esc, points, section
-from transforms.evaluation.fire import (FIRE_DEPTH, LabelQuery, ScoreMatrix, label_sets, match_labels, mean_figures,
-                                        per_query, random_figures)
+from transforms.evaluation.fire import (FIRE_DEPTH, MATRIX_TIES, LabelQuery, ScoreMatrix, label_sets, match_labels,
+                                        mean_figures, per_query, random_figures)
 
 KS = (1, 5, 10)
 FIGURES = ("C@1", "C@5", "C@10", "mAP")
 LABEL_SETS = ("original", "original+extra")
 AP_NORMALISER = "retrieved"  # FIRE's: the relevant videos within the top FIRE_DEPTH
-TIES = "a tie counts against the model: among videos of one score the irrelevant ones rank first"
 
 
 def add_fire_arguments(parser) -> None:
@@ -27,7 +26,7 @@ def add_fire_arguments(parser) -> None:
 
 def fire_figures(protocol, similarity, labels_path: str, skip_unmatched: bool) -> dict:
     """The FIRE figures of a (texts x videos) matrix on `protocol`, with the labels of `labels_path`."""
-    from pipelines.evaluation.fire.inputs import gold_from_matches, read_labels, refuse_unmatched
+    from pipelines.evaluation.label_files import gold_from_matches, read_labels, refuse_unmatched
 
     keys = tuple(str(row) for row in range(len(protocol.queries)))
     labels = read_labels(labels_path)
@@ -47,7 +46,7 @@ def fire_figures(protocol, similarity, labels_path: str, skip_unmatched: bool) -
             "random": random_figures([len(gold[key]) for key in keys], len(protocol.video_ids), KS, FIRE_DEPTH)}
     return {"labels": labels_path, "labels_read": len(labels), "labels_skipped": skipped,
             "extra_positives": sum(len(sets["original+extra"][key] - sets["original"][key]) for key in keys),
-            "depth": FIRE_DEPTH, "ap_normaliser": AP_NORMALISER, "ties": TIES, "label_sets": figures}
+            "depth": FIRE_DEPTH, "ap_normaliser": AP_NORMALISER, "ties": MATRIX_TIES, "label_sets": figures}
 
 
 def fire_lines(fire: dict) -> list:

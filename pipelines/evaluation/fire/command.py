@@ -1,14 +1,14 @@
-"""`capclean fire`: a model's ranked predictions scored with the original and the extra (FIRE) labels
-(docs/commands/fire.md). What it reads is inputs.py, its figures figures.py, its page page.py; the
-method transforms/evaluation/fire.py."""
+"""`capclean fire`: a model's ranked predictions, or its score matrix on a protocol, scored with the original
+and the extra (FIRE) labels (docs/commands/fire.md). What it reads is inputs.py (a matrix and its protocol as
+`capclean evaluate` reads them, the labels pipelines/evaluation/label_files.py), its figures figures.py, its
+page page.py; the method transforms/evaluation/fire.py."""
 from dataclasses import dataclass
 from pathlib import Path
 
 from pipelines.commands.arguments import add_protocol_arguments, add_skip_unmatched_labels_argument
 from pipelines.commands.command import Command
 
-# How a model's ranking is read off a --scores matrix (a ranked table's ranks are taken as they are).
-MATRIX_TIES = "a tie counts against the model: among videos of one score the irrelevant ones rank first"
+# A ranked table's ranks are taken as they are (a --scores matrix's ties: transforms/evaluation/fire.py).
 TABLE_TIES = "the ranks as --predictions gives them"
 
 
@@ -128,10 +128,9 @@ def check_settings(args: FireArgs) -> None:
 def fire_figures(args: FireArgs) -> dict:
     """Every figure of one model (and of two, compared), from the files the arguments name."""
     from pipelines.evaluation.evaluate.protocol_files import read_protocol
-    from pipelines.evaluation.fire.figures import bootstrap_figures, model_figures
-    from pipelines.evaluation.fire.inputs import (FireInputError, gold_from_matches, own_videos, read_labels,
-                                                  refuse_unmatched)
-    from transforms.evaluation.fire import match_labels, mean_overlaps
+    from pipelines.evaluation.fire.figures import bootstrap_figures, model_figures, ranked
+    from pipelines.evaluation.fire.inputs import FireInputError
+    from transforms.evaluation.fire import MATRIX_TIES, mean_overlaps
 
     protocol = (read_protocol(args.protocol, args.captions, args.videos, args.sen_ids, "--captions")
                 if args.protocol else None)
@@ -140,18 +139,7 @@ def fire_figures(args: FireArgs) -> dict:
     model_b, texts_b = read_model(args.predictions_b, args.scores_b, args, protocol) if name_b else ({}, {})
     keys_a, keys_b = query_keys(model_a), query_keys(model_b)
     texts = {**caption_texts_of(args, keys_a | keys_b), **texts_b, **texts}
-    matched, unmatched = match_labels(read_labels(args.labels), label_queries(protocol, args, keys_a | keys_b, texts),
-                                      protocol.video_ids if protocol else None)
-    skipped = refuse_unmatched(unmatched, args.labels, args.skip_unmatched_labels, matching_hint(args, unmatched))
-    originals, extra = gold_from_matches(matched, keys_a | keys_b)
-    if args.scores:  # the protocol's ground truth: each row's own video, as FIRE's gold set starts
-        for key, query in zip(model_a.keys, protocol.queries):
-            originals[key].add(query.video_id)
-    if not any(originals.values()) and args.captions:
-        originals = own_videos(args.captions, keys_a | keys_b)
-    if not any(originals.values()):
-        raise FireInputError(f"{args.labels}: no original positive (source \"original\") for any predicted query, "
-                             "and no --captions to take each query's own video from")
+    originals, extra, skipped = gold_of(args, protocol, model_a, keys_a | keys_b, texts)
     normaliser, depth = args.ap_normaliser, args.depth
     figures = {"depth": depth, "ap_normaliser": normaliser, "ties": MATRIX_TIES if args.scores else TABLE_TIES,
                "unmatched_labels": skipped,
@@ -161,13 +149,33 @@ def fire_figures(args: FireArgs) -> dict:
         if not keys_a & keys_b:
             raise FireInputError(f"{name_a} and {name_b} rank no query (sen_id) in common: there is nothing to "
                                  "compare")
-        from pipelines.evaluation.fire.figures import ranked
-
         figures["overlap"] = mean_overlaps(ranked(model_a, originals, depth), ranked(model_b, originals, depth), 10,
                                            args.rbo_p)
         figures["bootstrap"] = bootstrap_figures(model_a, model_b, originals, extra, normaliser, args.resamples,
                                                  args.seed, depth)
     return figures
+
+
+def gold_of(args: FireArgs, protocol, model_a, keys: set, texts: dict) -> tuple:
+    """({key: original positives}, [(key, video, sources) of extra positives], labels left out): the labels
+    matched to the queries; a label that would be lost is an error unless --skip-unmatched-labels."""
+    from pipelines.evaluation.fire.inputs import FireInputError, own_videos
+    from pipelines.evaluation.label_files import gold_from_matches, read_labels, refuse_unmatched
+    from transforms.evaluation.fire import match_labels
+
+    matched, unmatched = match_labels(read_labels(args.labels), label_queries(protocol, args, keys, texts),
+                                      protocol.video_ids if protocol else None)
+    skipped = refuse_unmatched(unmatched, args.labels, args.skip_unmatched_labels, matching_hint(args, unmatched))
+    originals, extra = gold_from_matches(matched, keys)
+    if args.scores:  # the protocol's ground truth: each row's own video, as FIRE's gold set starts
+        for key, query in zip(model_a.keys, protocol.queries):
+            originals[key].add(query.video_id)
+    if not any(originals.values()) and args.captions:
+        originals = own_videos(args.captions, keys)
+    if not any(originals.values()):
+        raise FireInputError(f"{args.labels}: no original positive (source \"original\") for any predicted query, "
+                             "and no --captions to take each query's own video from")
+    return originals, extra, skipped
 
 
 def read_model(predictions: str | None, scores: str | None, args: FireArgs, protocol) -> tuple:

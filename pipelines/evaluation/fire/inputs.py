@@ -1,36 +1,20 @@
-"""What `capclean fire` reads: a model's ranked predictions, the original and the extra (FIRE) labels,
-and the captions.
+"""What `capclean fire` reads: a model's ranked predictions and the captions (the labels:
+pipelines/evaluation/label_files.py).
 
 Reads (the figures are transforms/evaluation/fire.py; docs/commands/fire.md says what each means):
 
 - predictions: Parquet or CSV, columns `sen_id` (the query caption), `video_id`, `rank` (1 = best),
   `score`, and optionally `caption` (the query's text); one row per ranked video;
-- labels: Parquet or CSV with columns `query`, `video`, `label`, `source`, or FIRE's released JSON
-  (`fire_msrvtt_dataset.json`: {"annotations": [{"query", "video_id", "label", "models", ...}]}).
-  A `query` is a sen_id, or a query's text (FIRE names its queries by the JSFusion CSV's sentence), matched
-  exactly by transforms/evaluation/fire.py's match_labels; a label it cannot place is an error
-  (refuse_unmatched) unless --skip-unmatched-labels. `capclean overlap`'s labelling sheet is such a table.
-  `source` "original" marks the dataset's own positives; any other source names the model(s) whose
-  pool held the pair, comma-separated;
+- labels: read by pipelines/evaluation/label_files.py, as `capclean evaluate --fire-labels` reads them;
 - captions (optional): a capclean output or raw MSR-VTT, for the caption of each sen_id.
 """
-import csv
-import json
 from pathlib import Path
 
-import pyarrow as pa
-import pyarrow.parquet as pq
-
-from pipelines.evaluation.table_cells import cell_id, cell_number
+from pipelines.evaluation.table_cells import cell_id, cell_number, table_path, table_rows
 from transforms.errors import CapcleanError
-from transforms.evaluation.fire import FIRE_DEPTH, Label
+from transforms.evaluation.fire import FIRE_DEPTH
 
 PREDICTION_COLUMNS = ("sen_id", "video_id", "rank", "score")
-LABEL_COLUMNS = ("query", "video", "label", "source")
-TABLE_FORMATS = (".parquet", ".csv")
-POSITIVE = {"1", "1.0", "true", "relevant", "yes"}
-NEGATIVE = {"0", "0.0", "false", "irrelevant", "no"}
-ORIGINAL = "original"
 
 
 class FireInputError(CapcleanError):
@@ -41,8 +25,8 @@ class FireInputError(CapcleanError):
 
 def read_predictions(path: str, depth: int = FIRE_DEPTH) -> tuple:
     """({sen_id: [video_id, ...] best first, cut to `depth`}, {sen_id: caption} when a `caption` column is there)."""
-    path = table_path(path, "predictions")
-    rows = table_rows(path, PREDICTION_COLUMNS, ("caption",))
+    path = table_path(path, "predictions", FireInputError)
+    rows = table_rows(path, PREDICTION_COLUMNS, FireInputError, ("caption",))
     ranked, texts, first_seen = {}, {}, {}
     for where, row in rows:
         query = id_text(path, where, "sen_id", row["sen_id"])
@@ -62,84 +46,6 @@ def read_predictions(path: str, depth: int = FIRE_DEPTH) -> tuple:
     if not ranked:
         raise FireInputError(f"{path} holds no predictions")
     return {query: [places[rank] for rank in sorted(places)][:depth] for query, places in ranked.items()}, texts
-
-
-# ---------------------------------------------------------------- the labels
-
-def read_labels(path: str) -> list:
-    """The Labels of a file; a label's `sources` a frozenset of lower-case names."""
-    path = Path(path)
-    if path.suffix.lower() == ".json":
-        return fire_json_labels(path)
-    path = table_path(path, "labels")
-    labels = []
-    for where, row in table_rows(path, LABEL_COLUMNS):
-        query = id_text(path, where, "query", row["query"])
-        video = id_text(path, where, "video", row["video"])
-        sources = frozenset(part.strip().lower() for part in str(row["source"] or "").split(",") if part.strip())
-        if not sources:
-            raise FireInputError(f"{path}: {where} has no source (\"original\", or the model whose pool held it)")
-        labels.append(Label(where, query, video, label_value(path, where, row["label"]), sources))
-    return labels
-
-
-def fire_json_labels(path: Path) -> list:
-    """The labels of FIRE's released JSON (mmr/datasets.py, FireDataset): the agreed `annotations`; the
-    `disagreements` have no label and are left out, as FIRE's own evaluation leaves them out."""
-    if not path.is_file():
-        raise FireInputError(f"{path} not found")
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        annotations = data["annotations"]
-    except (ValueError, KeyError, TypeError) as error:
-        raise FireInputError(f"{path} is not FIRE's label JSON (an object with \"annotations\"): "
-                             f"{str(error).splitlines()[0]}") from None
-    labels = []
-    for number_, item in enumerate(annotations, start=1):
-        where = f"annotation {number_}"
-        if not isinstance(item, dict) or any(key not in item for key in ("query", "video_id", "label", "models")):
-            raise FireInputError(f"{path}: {where} lacks one of query, video_id, label, models")
-        sources = frozenset(str(model).lower() for model in item["models"]) or frozenset({"fire"})
-        labels.append(Label(where, id_text(path, where, "query", item["query"]),
-                            id_text(path, where, "video_id", item["video_id"]),
-                            label_value(path, where, item["label"]), sources))
-    return labels
-
-
-def refuse_unmatched(unmatched: list, path, skip: bool, hint: str = "") -> int:
-    """The number of labels match_labels could not place; without `skip` the first of them is an error naming
-    the file, its row, its query and its video, since leaving it out would change the figures silently."""
-    if unmatched and not skip:
-        label, why = unmatched[0]
-        raise FireInputError(f"{path}: {label.where}: the label of query {label.query!r}, video {label.video} "
-                             f"would be lost: {why} ({len(unmatched):,} such label(s)){hint}; "
-                             "--skip-unmatched-labels leaves them out and counts them")
-    return len(unmatched)
-
-
-def gold_from_matches(matched: list, keys) -> tuple:
-    """({key: original positive videos}, [(key, video, sources) of extra positives]) of match_labels' matches;
-    a label whose sources include "original" is an original positive."""
-    originals = {key: set() for key in keys}
-    extra = []
-    for key, video, positive, sources in matched:
-        if positive and ORIGINAL in sources:
-            originals[key].add(video)
-        elif positive:
-            extra.append((key, video, sources - {ORIGINAL}))
-    return originals, extra
-
-
-def label_value(path, where: str, value) -> bool:
-    text = str(value).strip().lower() if value is not None else ""
-    if not text:
-        raise FireInputError(f"{path}: {where}, column label: empty (not judged yet): 1/0, true/false or "
-                             "relevant/irrelevant")
-    if text in POSITIVE:
-        return True
-    if text in NEGATIVE:
-        return False
-    raise FireInputError(f"{path}: {where}, column label: {value!r} is not 1/0, true/false or relevant/irrelevant")
 
 
 # ---------------------------------------------------------------- the captions
@@ -163,43 +69,7 @@ def read_caption_records(captions: str) -> list:
     return read_caption_rows(captions)
 
 
-# ---------------------------------------------------------------- reading tables
-
-def table_path(path: str, what: str) -> Path:
-    path = Path(path)
-    if path.suffix.lower() not in TABLE_FORMATS:
-        raise FireInputError(f"{path}: {what} must be a .parquet or .csv file, not {path.suffix or 'no extension'!r}")
-    if not path.is_file():
-        raise FireInputError(f"{path} not found")
-    return path
-
-
-def table_rows(path: Path, columns: tuple, optional: tuple = ()):
-    """(where, {column: value}) per row of a Parquet ("row N") or CSV ("line N", 1 = the header) file."""
-    if path.suffix.lower() == ".parquet":
-        try:
-            names = pq.read_schema(path).names
-        except pa.ArrowException as error:
-            raise FireInputError(f"{path} is not a readable Parquet file: {str(error).splitlines()[0]}") from None
-        check_columns(path, names, columns)
-        wanted = list(columns) + [name for name in optional if name in names]
-        table = pq.read_table(path, columns=wanted).to_pydict()
-        return [(f"row {i + 1}", {name: table[name][i] for name in wanted}) for i in range(len(table[wanted[0]]))]
-    try:
-        with open(path, newline="", encoding="utf-8-sig") as handle:
-            reader = csv.DictReader(handle)
-            check_columns(path, reader.fieldnames or [], columns)
-            return [(f"line {reader.line_num}", row) for row in reader]
-    except UnicodeDecodeError as error:
-        raise FireInputError(f"{path} is not UTF-8 text: byte {error.start} cannot be decoded") from None
-
-
-def check_columns(path: Path, names, columns: tuple) -> None:
-    missing = [column for column in columns if column not in names]
-    if missing:
-        raise FireInputError(f"{path}: no column(s) {', '.join(missing)} (columns found: "
-                             f"{', '.join(names) or 'none'}); it needs {', '.join(columns)}")
-
+# ---------------------------------------------------------------- cells
 
 def id_text(path, where: str, column: str, value) -> str:
     return cell_id(path, where, column, value, FireInputError)

@@ -187,7 +187,8 @@ def run_overlap(input_path: str, queries_spec: Spec, train_spec: Spec, output_di
                                     "pool_videos": len({caption.video_id for caption in pool})}
         write_sheet(output_dir / SHEET_FILE, labelling_rows(candidates, pool))
         figures["labelling_sheet"] = {"file": SHEET_FILE, "rows": len(candidates)}
-    queries_setting = f"protocol:{protocol.name}" if protocol is not None else f"{queries_spec.kind}:{queries_spec.value}"
+    queries_setting = (f"protocol:{protocol.name}" if protocol is not None
+                       else f"{queries_spec.kind}:{queries_spec.value}")
     figures["settings"] = {"queries": queries_setting,
                            "train": f"{train_spec.kind}:{train_spec.value}", "top_k": TOP_K,
                            "tfidf": {"analyzer": ANALYZER, "ngram_range": list(NGRAM_RANGE), "fitted_on": "queries"},

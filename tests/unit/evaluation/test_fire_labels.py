@@ -95,7 +95,8 @@ SIMILARITY = np.array([[0.2, 0.9, 0.5, 0.1],   # row 0 ranks 7011, 7012, 7010, 7
                        [0.1, 0.2, 0.7, 0.9],   # row 2: 7013, 7012, 7011, 7010
                        [0.3, 0.5, 0.4, 0.2]])  # row 3: 7011, 7012, 7010, 7013
 # FIRE's labels, keyed by the sentences (the first only matches through the CSV: the raw caption has ':')
-LABELS = [("a man talking about cars", "video7011", "relevant"), ("a man talking about cars", "video7012", "irrelevant"),
+LABELS = [("a man talking about cars", "video7011", "relevant"),
+          ("a man talking about cars", "video7012", "irrelevant"),
           ("a dog runs", "video7012", "relevant"), ("a dog runs", "video7013", "relevant"),
           ("a woman sings", "video7013", "irrelevant"), ("a cat sleeps", "video7011", "relevant")]
 # By hand. original: own videos at 3, 4, 2, 4: C@1 0, C@5 1, mAP (1/3 + 1/4 + 1/2 + 1/4) / 4 = 1/3.
@@ -117,7 +118,8 @@ def fire_own_algorithm(similarity, sentences, videos, labels, max_preds=20) -> d
     figures = {"original": [], "original+extra": []}
     for row, sentence in enumerate(sentences):
         top = [videos[column] for column in np.argsort(-similarity[row])[:max_preds]]
-        for name, gold in (("original", {videos[row]}), ("original+extra", {videos[row]} | relevant.get(sentence, set()))):
+        extra = relevant.get(sentence, set())
+        for name, gold in (("original", {videos[row]}), ("original+extra", {videos[row]} | extra)):
             hits = [rank for rank, video in enumerate(top, start=1) if video in gold]
             precisions = [(number + 1) / rank for number, rank in enumerate(hits)]
             figures[name].append({**{f"C@{k}": float(bool(set(top[:k]) & gold)) for k in (1, 5, 10)},
@@ -133,7 +135,8 @@ def case(tmp_path, write_annotations):
                              for sen_id, text in enumerate(CAPTIONS)])
     with open(tmp_path / "1k-a.csv", "w", newline="", encoding="utf-8") as handle:
         csv.writer(handle).writerows([["key", "vid_key", "video_id", "sentence"]] + [
-            [f"ret{row}", f"msr{video[5:]}", video, sentence] for row, (video, sentence) in enumerate(zip(VIDEOS, SENTENCES))])
+            [f"ret{row}", f"msr{video[5:]}", video, sentence]
+            for row, (video, sentence) in enumerate(zip(VIDEOS, SENTENCES))])
     np.save(tmp_path / "sim.npy", SIMILARITY)
     annotations = [{"query": query, "video_id": video, "label": value, "models": ["CLIP4CLIP"], "annotator_ids": [1],
                     "annotator_labels": [value], "response_ids": [1], "queue_ids": [1], "dataset": "MSRVTT"}

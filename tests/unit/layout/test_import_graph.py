@@ -94,8 +94,9 @@ def test_transforms_import_neither_beam_nor_pipelines():
 
 
 # (importer, imported) evaluation packages allowed to import one another: posrank's page is hardneg's page with
-# a PoSRank section (pipelines/evaluation/posrank/command.py).
-EVALUATION_EDGES = {("posrank", "hardneg")}
+# a PoSRank section (pipelines/evaluation/posrank/command.py); fire reads a protocol's score matrix, and overlap a
+# protocol, as evaluate reads them (evaluate/protocol_files.py, scores.py).
+EVALUATION_EDGES = {("posrank", "hardneg"), ("fire", "evaluate"), ("overlap", "evaluate")}
 
 
 def evaluation_package(module: str) -> str | None:
