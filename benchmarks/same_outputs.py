@@ -189,9 +189,11 @@ def run_fire(session) -> None:
     w = session.path
     write_fire_inputs(session.work / "clean", session.work / "inputs")
     out_flag = "--output" if re.search(r"^\s*--output\b", session.help_of("fire"), re.M) else "--out"  # renamed
+    # The labels hold one of a query no model ranked: since issue 40 a lost label is an error unless skipped.
+    skip = ["--skip-unmatched-labels"] if "--skip-unmatched-labels" in session.help_of("fire") else []
     session.run("fire", ["fire", "--predictions", w("inputs/fire-predictions-a.csv"),
                          "--predictions-b", w("inputs/fire-predictions-b.csv"), "--labels", w("inputs/fire-labels.csv"),
-                         "--model", "model-a", "--model-b", "model-b", "--captions", w("clean"),
+                         "--model", "model-a", "--model-b", "model-b", "--captions", w("clean"), *skip,
                          out_flag, w("fire"), "--report", w("fire.html")], ["fire", "fire.html"])
 
 
