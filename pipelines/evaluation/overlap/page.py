@@ -98,6 +98,9 @@ def selection_rows(selection: dict) -> list:
     """What choosing the captions left out: the list rows not found or removed by the cleaning, and the
     query videos taken out of the training side."""
     rows = []
+    if selection.get("protocol"):
+        rows.append(("protocol", f"{esc(selection['protocol'])}: {selection['protocol_texts']:,} texts, "
+                                 f"{selection['texts_without_caption']:,} matched no caption (not queried)"))
     if selection.get("listed") is not None:
         rows.append(("list rows", f"{selection['listed']:,}; not found {selection.get('not_found', 0):,}, removed "
                                   f"by the cleaning {selection.get('removed', 0):,}, replaced by the caption step "
@@ -156,8 +159,9 @@ def candidates_section(stats: dict, examples: list) -> str:
     if fn is None:
         return section("False-negative candidates", "<p>Not computed (<code>--no-fn-candidates</code>).</p>")
     settings = stats.get("settings", {})
+    pool = "the protocol" if stats.get("selection", {}).get("protocol") else "the queries' split(s)"
     lead = (f"<p>{fn['with_candidate']:,} of {fn['queries']:,} queries ({percent(fn['share'])}) have at least one "
-            f"candidate: another video among the {fn['pool_videos']:,} of the queries' split(s) with a caption whose "
+            f"candidate: another video among the {fn['pool_videos']:,} of {pool} with a caption whose "
             f"similarity to the query ({esc(settings.get('fn_similarity', 'step III'))}) is at least "
             f"{settings.get('fn_threshold'):g}; {fn['candidate_pairs']:,} pairs in all.</p>")
     rows = [(label, [("", counts["share"], f"{counts['with_candidate']:,} of {counts['queries']:,} "
