@@ -81,7 +81,8 @@ class Overlap(Command):
         clock.phase("prepare")
         with staging_for(output) as staging:
             figures = run_overlap(args.input, queries, train, staging,
-                                  None if args.no_fn_candidates else args.fn_threshold, args.chunk_rows, protocol)
+                                  None if args.no_fn_candidates else args.fn_threshold, args.chunk_rows, protocol,
+                                  protocol_files(args))
             clock.phase("overlap")
             write_overlap_report(staging)  # it names no folder, so it can be written before the swap
             clock.phase("report")
@@ -99,3 +100,9 @@ def read_gallery(args: OverlapArgs):
     from pipelines.evaluation.evaluate.protocol_files import read_protocol
 
     return read_protocol(args.protocol, args.input, args.videos, args.sen_ids)
+
+
+def protocol_files(args: OverlapArgs) -> dict | None:
+    """{flag: path as given} of the protocol's lists, for the settings."""
+    files = {flag: path for flag, path in (("--videos", args.videos), ("--sen-ids", args.sen_ids)) if path}
+    return files if args.protocol else None

@@ -154,6 +154,9 @@ def select_side(input_path: str, captions: list, queries_spec: Spec, train_spec:
                             "listed video in the input)")
     shared = {caption.video_id for caption in train} & query_videos
     train = [caption for caption in train if caption.video_id not in shared]
+    if not train:
+        raise CapcleanError(f"--train {described}: every training video of {input_path} is a query video, and "
+                            "a query video is taken out of the training side: no training caption is left")
     notes["query_videos_dropped_from_train"] = len(shared)
     if pool is None:  # without a protocol, every video of the queries' split(s)
         pool_splits = {split_of[video] for video in query_videos}
@@ -170,9 +173,10 @@ def write_table(output_dir: Path, table: str, schema: pa.Schema, records: list) 
 
 
 def run_overlap(input_path: str, queries_spec: Spec, train_spec: Spec, output_dir: Path, threshold: float | None,
-                chunk_rows: int | None = None, protocol=None) -> dict:
+                chunk_rows: int | None = None, protocol=None, protocol_files: dict | None = None) -> dict:
     """Write overlap/ (and, unless `threshold` is None, fn_candidates/ and the labelling sheet) into
-    `output_dir`; return the figures. With a `protocol`, its texts are the queries and its videos the pool."""
+    `output_dir`; return the figures. With a `protocol`, its texts are the queries and its videos the pool;
+    `protocol_files` ({flag: path as given}) is recorded in the settings."""
     captions = read_caption_rows(input_path)
     queries, train, pool, notes = select_side(input_path, captions, queries_spec, train_spec, protocol)
     queries.sort(key=lambda caption: caption.sen_id)
@@ -194,6 +198,8 @@ def run_overlap(input_path: str, queries_spec: Spec, train_spec: Spec, output_di
                            "tfidf": {"analyzer": ANALYZER, "ngram_range": list(NGRAM_RANGE), "fitted_on": "queries"},
                            "fn_threshold": threshold, "fn_similarity": "step III word LCS, e=0",
                            "length_bins": [label for label, _, _ in LENGTH_BINS]}
+    if protocol_files:
+        figures["settings"]["protocol_files"] = protocol_files
     write_stats(output_dir, figures)
     return figures
 

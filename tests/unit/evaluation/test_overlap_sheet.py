@@ -107,6 +107,8 @@ def test_without_a_protocol_the_candidates_come_from_the_whole_split(case, capsy
     (["--protocol", "1k-A", "--videos", "{csv}", "--queries", "split:test"], "--queries and --protocol both"),
     (["--videos", "{csv}"], "give --protocol too"),
     (["--protocol", "1k-A"], "--protocol 1k-A needs --videos"),
+    # the training side is the gallery itself: nothing is left once the query videos are taken out of it
+    (["--protocol", "1k-A", "--videos", "{csv}", "--train", "list:{csv}"], "no training caption is left"),
 ])
 def test_protocol_errors_are_one_line(case, capsys, flags, message):
     folder, raw = case
