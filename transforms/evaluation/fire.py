@@ -255,7 +255,10 @@ def match_labels(labels: Iterable[Label], queries: Iterable[LabelQuery], videos=
     for label in labels:
         named = label.query.strip()
         keys = keys_of_text.get(named, set()) | keys_of_sen_id.get(named, set())
-        if not keys:
+        if not keys and (named in keys_of_text or named in keys_of_sen_id):
+            unmatched.append((label, "its query is known, but no ranked query stands for it (no sen_id of its "
+                                     "captions was predicted)"))
+        elif not keys:
             unmatched.append((label, "its query matches no query text or sen_id"))
         elif gallery is not None and label.video not in gallery:
             unmatched.append((label, "its video is not in the gallery"))

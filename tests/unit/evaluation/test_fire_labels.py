@@ -42,6 +42,13 @@ def test_a_label_of_a_video_outside_the_gallery_is_unmatched():
     assert len(matched) == 1 and unmatched == [(outside, "its video is not in the gallery")]
 
 
+def test_a_query_no_ranking_stands_for_is_unmatched_and_says_so():
+    # a 1k-A sentence whose captions' sen_ids a ranked table does not hold
+    lost = label("a dog runs", "v1")
+    assert match_labels([lost], [LabelQuery("a dog runs", (2, 3), ())])[1] == [
+        (lost, "its query is known, but no ranked query stands for it (no sen_id of its captions was predicted)")]
+
+
 def test_a_query_without_text_is_matched_by_sen_id_only():
     queries = [LabelQuery("", ("7",), ("7",))]
     assert match_labels([label("", "v1")], queries)[0] == []
