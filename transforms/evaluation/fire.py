@@ -22,6 +22,7 @@ the rankings of a score matrix (`ScoreMatrix`: ties count against the model, so 
 an irrelevant one ranks below it); and the exact C@K and mAP of a random ranking (`random_figures`).
 """
 import math
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -332,11 +333,8 @@ def random_figures(relevant_counts: Sequence[int], videos: int, ks=(1, 5, 10), d
     best relevant video ranks within K (retrieval.chance_within: 1 - C(M - k, R) / C(M, R))."""
     if not relevant_counts:
         raise ValueError("no queries to average over")
-    counts = {}
-    for count in relevant_counts:
-        counts[count] = counts.get(count, 0) + 1
-    share = {count: Fraction(queries, len(relevant_counts)) for count, queries in counts.items()}
-    figures = {f"C@{k}": float(sum(share[count] * chance_within(min(k, videos), count, videos) for count in counts))
-               for k in ks}
-    figures["mAP"] = float(sum(share[count] * random_average_precision(count, videos, depth) for count in counts))
+    share = {count: Fraction(queries, len(relevant_counts)) for count, queries in Counter(relevant_counts).items()}
+    figures = {f"C@{k}": float(sum(part * chance_within(min(k, videos), count, videos)
+                                   for count, part in share.items())) for k in ks}
+    figures["mAP"] = float(sum(part * random_average_precision(count, videos, depth) for count, part in share.items()))
     return {**figures, "queries": len(relevant_counts)}
