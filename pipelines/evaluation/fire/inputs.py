@@ -26,8 +26,6 @@ from transforms.evaluation.fire import FIRE_DEPTH
 PREDICTION_COLUMNS = ("sen_id", "video_id", "rank", "score")
 LABEL_COLUMNS = ("query", "video", "label", "source")
 TABLE_FORMATS = (".parquet", ".csv")
-POSITIVE = {"1", "1.0", "true", "relevant", "yes"}
-NEGATIVE = {"0", "0.0", "false", "irrelevant", "no"}
 ORIGINAL = "original"
 
 
@@ -127,12 +125,9 @@ def gold_from_labels(labels, queries: set, texts: dict, path) -> tuple:
 
 
 def label_value(path, where: str, value) -> bool:
-    text = str(value).strip().lower() if value is not None else ""
-    if text in POSITIVE:
-        return True
-    if text in NEGATIVE:
-        return False
-    raise FireInputError(f"{path}: {where}, column label: {value!r} is not 1/0, true/false or relevant/irrelevant")
+    from pipelines.evaluation.table_cells import cell_label  # the label words every command reads alike
+
+    return cell_label(path, where, "label", value, FireInputError)
 
 
 # ---------------------------------------------------------------- the captions
