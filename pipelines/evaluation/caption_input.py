@@ -16,6 +16,7 @@ class CaptionSelection:
     split: Optional[str] = "test"  # None: every split
     video_ids: Optional[frozenset] = None  # None: every video of the split
     one_per_video: bool = False  # the caption with the smallest sen_id
+    videos_file: Optional[str] = None  # the file video_ids came from, named when one of them is not there
 
 
 def read_caption_rows(input_path: str) -> list:
@@ -66,6 +67,19 @@ def select_captions(captions, selection: CaptionSelection) -> dict:
         if selection.video_ids is not None and video_id not in selection.video_ids:
             continue
         videos.setdefault(video_id, []).append(caption)
+    if selection.video_ids is not None:
+        refuse_unknown_videos(selection, videos)
     if selection.one_per_video:
         videos = {video_id: captions[:1] for video_id, captions in videos.items()}
     return videos
+
+
+def refuse_unknown_videos(selection: CaptionSelection, videos: dict) -> None:
+    """A listed video with no caption selected (not in the input, or of another split) is refused, naming it,
+    rather than dropped without a word."""
+    unknown = sorted(selection.video_ids - set(videos))
+    if unknown:
+        split = "any split" if selection.split is None else f"the {selection.split} split"
+        listed = f"--videos {selection.videos_file}" if selection.videos_file else "the video list"
+        raise CapcleanError(f"{listed}: video {unknown[0]} has no caption of {split} in the input "
+                            f"({len(unknown):,} of the {len(selection.video_ids):,} listed videos have none)")

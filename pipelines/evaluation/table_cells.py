@@ -20,8 +20,8 @@ def cell_number(path, where: str, column: str, value, error) -> float:
     try:
         number = float(value)
     except (TypeError, ValueError):
-        number = math.nan
-    if isinstance(value, bool) or (math.isnan(number) and not isinstance(value, float)):
+        number = None
+    if isinstance(value, bool) or number is None:
         raise error(f"{path}: {where}, column {column}: {value!r} is not a number")
     # A NaN would rank above every other score (it compares false with everything), an infinity always first
     # or last: both are refused, as every scores reader refuses them.

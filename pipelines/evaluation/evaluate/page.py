@@ -29,6 +29,10 @@ def write_evaluate_report(figures, path) -> Path:
     sections = [header_section(figures), figures_section(figures), bars_section(figures)]
     if figures.get("matching"):
         sections.append(matching_section(figures["matching"]))
+    if figures.get("posrank"):
+        from pipelines.evaluation.evaluate.posrank_figures import posrank_page_section
+
+        sections.append(posrank_page_section(figures["posrank"]))
     try:
         return write_page(page_html(TITLE, sections), Path(path))
     except OSError as error:

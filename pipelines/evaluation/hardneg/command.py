@@ -96,7 +96,7 @@ def run_hardneg(args: HardnegArgs, settings) -> int:
     open_wordnet(default_wordnet_dir())  # a missing WordNet is one line now, not a worker's traceback later
     selection = CaptionSelection(split=None if args.split == "all" else args.split,
                                  video_ids=read_video_ids(args.videos) if args.videos else None,
-                                 one_per_video=args.per_video == "one")
+                                 one_per_video=args.per_video == "one", videos_file=args.videos)
     videos = select_captions(read_caption_rows(args.input), selection)
     if not videos:
         raise CapcleanError(f"no caption of {args.input} is in split {args.split}"

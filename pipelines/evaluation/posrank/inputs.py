@@ -37,8 +37,9 @@ def hardneg_output_folder(folder: str) -> Path:
 
 # ---------------------------------------------------------------- the negatives
 
-def read_negatives(folder: str) -> dict:
-    """The columns PoSRank needs of every Parquet file in a `hardneg/` folder, as lists (`to_pydict`).
+def read_negatives(folder: str, extra_columns: tuple = ()) -> dict:
+    """The columns PoSRank needs (and `extra_columns`) of every Parquet file in a `hardneg/` folder, as lists
+    (`to_pydict`).
 
     The folder itself, or an output folder holding `hardneg/`.
     """
@@ -51,17 +52,18 @@ def read_negatives(folder: str) -> dict:
     if not files:
         raise NegativesFolderError(f"{folder} holds no Parquet files: it is not the hardneg/ folder "
                                    "`capclean hardneg` writes")
-    columns = {column: [] for column in NEGATIVE_COLUMNS}
+    wanted = list(NEGATIVE_COLUMNS) + [column for column in extra_columns if column not in NEGATIVE_COLUMNS]
+    columns = {column: [] for column in wanted}
     for file in files:
-        check_negative_columns(file)
-        for column, values in pq.read_table(file, columns=list(NEGATIVE_COLUMNS)).to_pydict().items():
+        check_negative_columns(file, wanted)
+        for column, values in pq.read_table(file, columns=wanted).to_pydict().items():
             columns[column].extend(values)
     return columns
 
 
-def check_negative_columns(file: Path) -> None:
+def check_negative_columns(file: Path, wanted=NEGATIVE_COLUMNS) -> None:
     names = parquet_column_names(file, NegativesFolderError)
-    missing = [column for column in NEGATIVE_COLUMNS if column not in names]
+    missing = [column for column in wanted if column not in names]
     if missing:
         raise NegativesFolderError(f"{file} has no column(s) {', '.join(missing)}: it is not a hardneg/ table")
 

@@ -69,6 +69,20 @@ def test_a_list_of_videos_and_one_caption_per_video(source, tmp_path):
     assert {row["part"] for row in rows(out, "hardneg")} == {"noun"}
 
 
+@pytest.mark.parametrize("listed, unknown", [("video2\nvideo9\n", "video9"), ("video3\n", "video3")],
+                         ids=["not in the input", "of another split"])
+def test_a_listed_video_without_a_caption_is_refused_not_dropped(source, tmp_path, capsys, listed, unknown):
+    """It used to be dropped without a word (overlap reports its unmatched videos): now one line naming it."""
+    videos = tmp_path / "videos.txt"
+    videos.write_text(listed, encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["hardneg", "--input", str(source), "--output", str(out), "--videos", str(videos)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.endswith(f"--videos {videos}: video {unknown} has no caption of the test split in the input "
+                        f"(1 of the {listed.count(chr(10))} listed videos have none)")
+    assert not out.exists() or not any(out.iterdir())
+
+
 def test_an_unknown_part_of_speech_is_one_line(source, tmp_path, capsys):
     assert main(["hardneg", "--input", str(source), "--output", str(tmp_path / "o"), "--parts", "nouns"]) == 2
     assert capsys.readouterr().err.strip().endswith("--parts: unknown nouns; choose from noun, verb, adjective, "
