@@ -64,9 +64,13 @@ def test_a_list_of_videos_and_one_caption_per_video(source, tmp_path):
         csv.writer(handle).writerows([["key", "video_id"], ["ret0", "video2"]])
     out = tmp_path / "out"
     assert main(["hardneg", "--input", str(source), "--output", str(out), "--videos", str(videos),
-                 "--per-video", "one", "--parts", "noun"]) == 0
+                 "--per-video", "one", "--parts", "noun", "--write-authors"]) == 0
     assert [row["sen_id"] for row in rows(out, "pos")] == [3]
     assert {row["part"] for row in rows(out, "hardneg")} == {"noun"}
+    # --write-authors: the same negatives in the authors' format, caption 3 being video2's first (#0).
+    theirs = json.loads((out / "authors" / "ChangeNoun.json").read_text(encoding="utf-8"))
+    assert list(theirs) == ["video2#0"]
+    assert list(theirs["video2#0"].values()) == [row["text"] for row in rows(out, "hardneg")]
 
 
 @pytest.mark.parametrize("listed, unknown", [("video2\nvideo9\n", "video9"), ("video3\n", "video3")],
