@@ -86,9 +86,14 @@ def negative_order(row) -> tuple:
 
 def build_hardneg(pipeline, videos: dict, output_dir: str, settings: HardnegSettings, wordnet_dir: str) -> None:
     """Add the whole command to `pipeline`: pos/ and hardneg/ under `output_dir`."""
+    from pipelines.runtime.progress import log_progress
+
+    # Progress with totals: the videos read, then those tagged (the negatives are made in the same stage).
     tagged = (pipeline
               | "Videos" >> beam.Create(sorted(videos.items()))
-              | "Tag" >> beam.ParDo(TagVideoFn()))
+              | log_progress("read")
+              | "Tag" >> beam.ParDo(TagVideoFn())
+              | log_progress("tag"))
     vocabulary = (tagged
                   | "VocabularyCounts" >> beam.Map(lambda video: vocabulary_counts(video[1]))
                   | "AddCounts" >> beam.CombineGlobally(lambda counts: sum(counts, Counter()))

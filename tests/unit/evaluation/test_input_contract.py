@@ -51,3 +51,17 @@ def test_an_infinite_score_in_a_csv_keyed_by_sen_id_is_named_by_its_row(tmp_path
     path.write_text("sen_id,video_id,score\n1,v1,0.5\n2,v1,inf\n", encoding="utf-8")
     with pytest.raises(ScoresInputError, match=r"row 2 \(sen_id 2, video_id v1\): the score is inf, not a finite"):
         read_score_table(path, Gallery(("v1",), (1, 2)))
+
+
+def test_fire_refuses_a_users_file_at_output_before_reading_anything(tmp_path, capsys):
+    """fire --out onto an existing file computed everything and then failed; --output is checked first now:
+    the inputs here do not even exist, and the error is the output's."""
+    from pipelines.cli import main
+
+    users = tmp_path / "notes.txt"
+    users.write_text("mine\n", encoding="utf-8")
+    code = main(["fire", "--predictions", str(tmp_path / "none.csv"), "--labels", str(tmp_path / "none.csv"),
+                 "--output", str(users)])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "notes.txt" in err and "none.csv" not in err and "\n" not in err, err
+    assert users.read_text(encoding="utf-8") == "mine\n"
