@@ -176,14 +176,13 @@ def score_part(part: str, level: str, captions: list, scores) -> PartScore:
 
 def part_score(part: str, level: str, true_scores: list, negative_scores: list) -> PartScore:
     """PoSRank of one part and level from each caption's own score and its negatives' scores."""
-    captions = true_scores
+    captions = len(true_scores)
     negative_counts = [len(scores) for scores in negative_scores]
     # Captions may have fewer than K negatives (a short caption has few nouns to change), so
     # chance is averaged caption by caption rather than taken at the mean K.
-    chance = sum(expected_random_reciprocal_rank(count + 1) for count in negative_counts) / len(captions)
+    chance = sum(expected_random_reciprocal_rank(count + 1) for count in negative_counts) / captions
     return PartScore(part=part, level=level, posrank=mean_reciprocal_rank(true_scores, negative_scores),
-                     chance=chance, captions=len(captions),
-                     negatives_per_caption=sum(negative_counts) / len(captions))
+                     chance=chance, captions=captions, negatives_per_caption=sum(negative_counts) / captions)
 
 
 def result_of_parts(parts: dict) -> PosrankResult:

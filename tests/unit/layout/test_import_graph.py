@@ -94,8 +94,9 @@ def test_transforms_import_neither_beam_nor_pipelines():
 
 
 # (importer, imported) evaluation packages allowed to import one another: posrank's page is hardneg's page with
-# a PoSRank section (pipelines/evaluation/posrank/command.py).
-EVALUATION_EDGES = {("posrank", "hardneg")}
+# a PoSRank section (pipelines/evaluation/posrank/command.py); evaluate's PoSRank reads the negatives and their
+# scores as posrank does (pipelines/evaluation/evaluate/posrank_figures.py).
+EVALUATION_EDGES = {("posrank", "hardneg"), ("evaluate", "posrank")}
 
 
 def evaluation_package(module: str) -> str | None:
