@@ -53,8 +53,22 @@ def read_list_rows(path: str, flag: str = "--videos", column: str = "video_id") 
 
 
 def read_video_ids(path: str, flag: str = "--videos") -> frozenset:
-    """The video ids of a file: a CSV with a `video_id` column (as the retrieval splits come), or one id a line."""
-    return frozenset(row["video_id"] for row in read_list_rows(path, flag))
+    """The video ids of a file: a CSV with a `video_id` column (as the retrieval splits come), or one id a line.
+    An id listed twice is refused, naming it: the list was put together wrongly (the retrieval splits list
+    each video once)."""
+    first_at = {}
+    for number, row in enumerate(read_list_rows(path, flag), start=1):
+        video_id = row["video_id"]
+        if video_id in first_at:
+            raise CapcleanError(f"{flag} {path}: video_id {video_id} is listed twice (the {ordinal(first_at[video_id])} "
+                                f"and the {ordinal(number)} id of the list)")
+        first_at[video_id] = number
+    return frozenset(first_at)
+
+
+def ordinal(number: int) -> str:
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
 
 
 def select_captions(captions, selection: CaptionSelection) -> dict:

@@ -65,3 +65,15 @@ def test_fire_refuses_a_users_file_at_output_before_reading_anything(tmp_path, c
     err = capsys.readouterr().err.strip()
     assert code == 2 and "notes.txt" in err and "none.csv" not in err and "\n" not in err, err
     assert users.read_text(encoding="utf-8") == "mine\n"
+
+
+def test_a_video_listed_twice_is_refused_naming_it(tmp_path):
+    from pipelines.evaluation.caption_input import read_video_ids
+
+    listed = tmp_path / "videos.csv"
+    listed.write_text("key,video_id\nret0,video1\nret1,video2\nret2,video1\n", encoding="utf-8")
+    with pytest.raises(CapcleanError, match=r"--videos .*videos.csv: video_id video1 is listed twice \(the 1st and "
+                                            r"the 3rd id of the list\)"):
+        read_video_ids(str(listed))
+    listed.write_text("video1\nvideo2\n", encoding="utf-8")
+    assert read_video_ids(str(listed)) == {"video1", "video2"}
