@@ -37,7 +37,8 @@ class Evaluate(Command):
     Args = EvaluateArgs
     writes = FILES
     example = ("--protocol", "full-test", "--input", "{raw}", "--scores", "{similarity}", "--orientation",
-               "texts-x-videos", "--json", "{out}/evaluate.json", "--report", "{out}/evaluate.html")
+               "texts-x-videos", "--json", "{out}/evaluate.json", "--report", "{out}/evaluate.html",
+               "--negatives", "{hardneg}", "--negatives-scores", "{scores_for_hardneg}")
 
     def add_arguments(self, parser):
         parser.add_argument("--protocol", required=True, choices=PROTOCOLS,

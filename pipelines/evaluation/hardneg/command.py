@@ -36,7 +36,7 @@ class Hardneg(Command):
     help = "hard negatives of a split's captions: one word (or two) changed per part of speech"
     Args = HardnegArgs
     takes_beam_options = True
-    example = ("--input", "{run}", "--output", "{out}", "--per-video", "one", "--k", "3")
+    example = ("--input", "{run}", "--output", "{out}", "--per-video", "one", "--k", "3", "--write-authors")
     # --captions names a caption source (RUN_OR_RAW) in fire and ndcg: here it was which captions of a video.
     renamed = {"--captions": "--per-video"}
 
