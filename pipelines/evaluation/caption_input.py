@@ -60,8 +60,8 @@ def read_video_ids(path: str, flag: str = "--videos") -> frozenset:
     for number, row in enumerate(read_list_rows(path, flag), start=1):
         video_id = row["video_id"]
         if video_id in first_at:
-            raise CapcleanError(f"{flag} {path}: video_id {video_id} is listed twice (the {ordinal(first_at[video_id])} "
-                                f"and the {ordinal(number)} id of the list)")
+            raise CapcleanError(f"{flag} {path}: video_id {video_id} is listed twice (the "
+                                f"{ordinal(first_at[video_id])} and the {ordinal(number)} id of the list)")
         first_at[video_id] = number
     return frozenset(first_at)
 
