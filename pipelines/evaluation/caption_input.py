@@ -16,6 +16,7 @@ class CaptionSelection:
     split: Optional[str] = "test"  # None: every split
     video_ids: Optional[frozenset] = None  # None: every video of the split
     one_per_video: bool = False  # the caption with the smallest sen_id
+    videos_file: Optional[str] = None  # the file video_ids came from, named when one of them is not there
 
 
 def read_caption_rows(input_path: str) -> list:
@@ -52,8 +53,22 @@ def read_list_rows(path: str, flag: str = "--videos", column: str = "video_id") 
 
 
 def read_video_ids(path: str, flag: str = "--videos") -> frozenset:
-    """The video ids of a file: a CSV with a `video_id` column (as the retrieval splits come), or one id a line."""
-    return frozenset(row["video_id"] for row in read_list_rows(path, flag))
+    """The video ids of a file: a CSV with a `video_id` column (as the retrieval splits come), or one id a line.
+    An id listed twice is refused, naming it: the list was put together wrongly (the retrieval splits list
+    each video once)."""
+    first_at = {}
+    for number, row in enumerate(read_list_rows(path, flag), start=1):
+        video_id = row["video_id"]
+        if video_id in first_at:
+            raise CapcleanError(f"{flag} {path}: video_id {video_id} is listed twice (the "
+                                f"{ordinal(first_at[video_id])} and the {ordinal(number)} id of the list)")
+        first_at[video_id] = number
+    return frozenset(first_at)
+
+
+def ordinal(number: int) -> str:
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
 
 
 def select_captions(captions, selection: CaptionSelection) -> dict:
@@ -66,6 +81,19 @@ def select_captions(captions, selection: CaptionSelection) -> dict:
         if selection.video_ids is not None and video_id not in selection.video_ids:
             continue
         videos.setdefault(video_id, []).append(caption)
+    if selection.video_ids is not None:
+        refuse_unknown_videos(selection, videos)
     if selection.one_per_video:
         videos = {video_id: captions[:1] for video_id, captions in videos.items()}
     return videos
+
+
+def refuse_unknown_videos(selection: CaptionSelection, videos: dict) -> None:
+    """A listed video with no caption selected (not in the input, or of another split) is refused, naming it,
+    rather than dropped without a word."""
+    unknown = sorted(selection.video_ids - set(videos))
+    if unknown:
+        split = "any split" if selection.split is None else f"the {selection.split} split"
+        listed = f"--videos {selection.videos_file}" if selection.videos_file else "the video list"
+        raise CapcleanError(f"{listed}: video {unknown[0]} has no caption of {split} in the input "
+                            f"({len(unknown):,} of the {len(selection.video_ids):,} listed videos have none)")

@@ -13,13 +13,11 @@
 import json
 from pathlib import Path
 
-from pipelines.evaluation.table_cells import cell_id, table_path, table_rows
+from pipelines.evaluation.table_cells import cell_id, cell_label, table_path, table_rows
 from transforms.errors import CapcleanError
 from transforms.evaluation.fire import Label
 
 LABEL_COLUMNS = ("query", "video", "label", "source")
-POSITIVE = {"1", "1.0", "true", "relevant", "yes"}
-NEGATIVE = {"0", "0.0", "false", "irrelevant", "no"}
 ORIGINAL = "original"
 
 
@@ -92,12 +90,8 @@ def gold_from_matches(matched: list, keys) -> tuple:
 
 
 def label_value(path, where: str, value) -> bool:
-    text = str(value).strip().lower() if value is not None else ""
-    if not text:
-        raise LabelInputError(f"{path}: {where}, column label: empty (not judged yet): 1/0, true/false or "
+    """A label cell read as every command reads labels (table_cells.cell_label); an empty one is not judged yet."""
+    if value is None or not str(value).strip():
+        raise LabelInputError(f"{path}: {where}, column label: empty (not judged yet): 1/0, true/false, yes/no or "
                               "relevant/irrelevant")
-    if text in POSITIVE:
-        return True
-    if text in NEGATIVE:
-        return False
-    raise LabelInputError(f"{path}: {where}, column label: {value!r} is not 1/0, true/false or relevant/irrelevant")
+    return cell_label(path, where, "label", value, LabelInputError)

@@ -67,7 +67,8 @@ class LogProgressFn(beam.DoFn):
         if counts["first"] is None:
             counts["first"] = time.time()
         counts["videos"] += 1
-        counts["captions"] += len(batch.captions)
+        # A VideoBatch (the cleaning), or a (video_id, captions) pair (the evaluation commands' Beam graphs).
+        counts["captions"] += len(batch.captions if hasattr(batch, "captions") else batch[1])
         if time.monotonic() - self._written >= WRITE_SECONDS:
             self._write()
         yield batch

@@ -14,6 +14,9 @@ Pure functions, no files: `pipelines/evaluation/posrank/command.py` reads the `h
   gives. Only NEGATIVE_COLUMNS are read.
 - scores: {(video_id, text_id): score}, text_id a string: a negative's `negative_id`, or the
   true caption's sen_id written as a string ("123"). Higher means a better match.
+- or a matrix of (captions, 1 + K) scores: one row per caption, part and level (`matrix_rows` gives
+  them in their fixed order), column 0 the caption itself, column 1 + k its negative k, each
+  scored against the caption's own video; a row with fewer than K negatives has NaN after them.
 """
 from dataclasses import dataclass
 
@@ -81,14 +84,30 @@ def group_negatives(negatives) -> dict:
     check_columns(negatives)
     groups = {}
     rows = zip(*(negatives[column] for column in NEGATIVE_COLUMNS))
-    for negative_id, sen_id, video_id, part, level in rows:
+    seen = set()
+    for negative_id, sen_id, video_id, part, level in sorted(rows, key=negative_order):
         check_part_and_level(negative_id, part, level)
+        if negative_id in seen:  # a repeated row would count one negative twice
+            raise NegativesError(f"negative {negative_id} is listed twice")
+        seen.add(negative_id)
         captions = groups.setdefault((part, level), {})
         caption = captions.setdefault(sen_id, CaptionNegatives(video_id, str(sen_id), []))
+        if caption.video_id != video_id:
+            raise NegativesError(f"negative {negative_id} is of video {video_id}, but caption {sen_id}'s other "
+                                 f"negatives are of {caption.video_id}")
         caption.negative_ids.append(negative_id)
     if not groups:
         raise NegativesError("there are no hard negatives to score")
     return groups
+
+
+def negative_order(row) -> tuple:
+    """A row of NEGATIVE_COLUMNS' order: by sen_id, part (the paper's order), level (word first); a stable
+    sort keeps a caption's negatives in the table's order, by k. The order of the hardneg table, and of the
+    rows and columns of a (captions, 1 + K) matrix."""
+    _, sen_id, _, part, level = row
+    return (sen_id, PARTS.index(part) if part in PARTS else len(PARTS),
+            list(LEVELS).index(level) if level in LEVELS else len(LEVELS))
 
 
 def check_columns(negatives) -> None:
@@ -140,28 +159,77 @@ def posrank_by_part(negatives, scores) -> PosrankResult:
     """PoSRank per (part, level) present in the negatives, and the mean over parts of each level.
 
     See the module's docstring for the shapes of `negatives` and `scores`. Every pair the
-    negatives need must be scored (MissingScoresError otherwise); extra scores are ignored.
+    negatives need must be scored (MissingScoresError otherwise); the reader
+    (pipelines/evaluation/score_tables.py) refuses a scored pair the negatives do not have.
     """
     groups = group_negatives(negatives)
     check_scores_cover(groups, scores)
-    parts = {key: score_part(*key, list(groups[key].values()), scores) for key in in_table_order(groups)}
-    levels = dict.fromkeys(level for _, level in parts)
-    means = {level: level_mean(level, [part for part in parts.values() if part.level == level])
-             for level in levels}
-    return PosrankResult(parts, means)
+    return result_of_parts({key: score_part(*key, list(groups[key].values()), scores) for key in groups})
 
 
 def score_part(part: str, level: str, captions: list, scores) -> PartScore:
     true_scores = [scores[(caption.video_id, caption.true_text_id)] for caption in captions]
     negative_scores = [[scores[(caption.video_id, negative_id)] for negative_id in caption.negative_ids]
                        for caption in captions]
-    negative_counts = [len(caption.negative_ids) for caption in captions]
+    return part_score(part, level, true_scores, negative_scores)
+
+
+def part_score(part: str, level: str, true_scores: list, negative_scores: list) -> PartScore:
+    """PoSRank of one part and level from each caption's own score and its negatives' scores."""
+    captions = len(true_scores)
+    negative_counts = [len(scores) for scores in negative_scores]
     # Captions may have fewer than K negatives (a short caption has few nouns to change), so
     # chance is averaged caption by caption rather than taken at the mean K.
-    chance = sum(expected_random_reciprocal_rank(count + 1) for count in negative_counts) / len(captions)
+    chance = sum(expected_random_reciprocal_rank(count + 1) for count in negative_counts) / captions
     return PartScore(part=part, level=level, posrank=mean_reciprocal_rank(true_scores, negative_scores),
-                     chance=chance, captions=len(captions),
-                     negatives_per_caption=sum(negative_counts) / len(captions))
+                     chance=chance, captions=captions, negatives_per_caption=sum(negative_counts) / captions)
+
+
+def result_of_parts(parts: dict) -> PosrankResult:
+    """The result of PartScores keyed (part, level), in table order, with the mean of each level."""
+    parts = {key: parts[key] for key in in_table_order(parts)}
+    levels = dict.fromkeys(level for _, level in parts)
+    means = {level: level_mean(level, [part for part in parts.values() if part.level == level])
+             for level in levels}
+    return PosrankResult(parts, means)
+
+
+# ---------------------------------------------------------------- a (captions, 1 + K) matrix
+
+@dataclass(frozen=True)
+class MatrixRow:
+    """One row of a (captions, 1 + K) matrix: a caption and its negatives of one part and level, by k."""
+    sen_id: int
+    video_id: str
+    part: str
+    level: str
+    negative_ids: tuple
+
+
+def matrix_rows(negatives) -> list:
+    """The rows of the matrix, in order: by sen_id, then part (the paper's order), then level (word first);
+    each row's negatives by k. `capclean evaluate --write-texts --negatives` writes the texts in this order."""
+    groups = group_negatives(negatives)
+    rows = [MatrixRow(int(sen_id), caption.video_id, part, level, tuple(caption.negative_ids))
+            for (part, level), captions in groups.items() for sen_id, caption in captions.items()]
+    return sorted(rows, key=lambda row: (row.sen_id, PARTS.index(row.part), list(LEVELS).index(row.level)))
+
+
+def matrix_width(rows: list) -> int:
+    """1 + K: the caption and the most negatives of any row."""
+    return 1 + max(len(row.negative_ids) for row in rows)
+
+
+def posrank_of_matrix(rows: list, matrix) -> PosrankResult:
+    """PoSRank per (part, level) of a (len(rows), 1 + K) matrix of float scores: row i is rows[i], column 0
+    its caption, column 1 + k its negative k. The caller has checked the shape and that the cells a row
+    uses are finite."""
+    true_scores, negative_scores = {}, {}
+    for row, scores in zip(rows, matrix):
+        key = (row.part, row.level)
+        true_scores.setdefault(key, []).append(float(scores[0]))
+        negative_scores.setdefault(key, []).append([float(score) for score in scores[1:1 + len(row.negative_ids)]])
+    return result_of_parts({key: part_score(*key, true_scores[key], negative_scores[key]) for key in true_scores})
 
 
 def level_mean(level: str, part_scores: list) -> LevelMean:

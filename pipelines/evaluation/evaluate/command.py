@@ -24,6 +24,8 @@ class EvaluateArgs:
     input: str | None = None
     videos: str | None = None
     sen_ids: str | None = None
+    negatives: str | None = None
+    negatives_scores: str | None = None
     json: str | None = None
     report: str | None = None
     fire_labels: str | None = None
@@ -37,7 +39,8 @@ class Evaluate(Command):
     Args = EvaluateArgs
     writes = FILES
     example = ("--protocol", "full-test", "--input", "{raw}", "--scores", "{similarity}", "--orientation",
-               "texts-x-videos", "--json", "{out}/evaluate.json", "--report", "{out}/evaluate.html")
+               "texts-x-videos", "--json", "{out}/evaluate.json", "--report", "{out}/evaluate.html",
+               "--negatives", "{hardneg}", "--negatives-scores", "{scores_for_hardneg}")
 
     def add_arguments(self, parser):
         add_protocol_arguments(parser, required=True)
@@ -50,11 +53,19 @@ class Evaluate(Command):
                           "order the matrix must have, to this JSON file (a new file, or one it wrote), and stop")
         parser.add_argument("--input", metavar="RUN_OR_RAW", help=RUN_OR_RAW_HELP + ": the captions (full-test, "
                             "custom; for 1k-A, what each sentence is matched to, to report its sen_ids)")
+        parser.add_argument("--negatives", metavar="DIR", help="a capclean hardneg output of the protocol's videos: "
+                            "with --write-texts, also write the negatives' texts in the order to score them; with "
+                            "--negatives-scores, PoSRank")
+        parser.add_argument("--negatives-scores", metavar="FILE", help="the model's scores of the negatives: a "
+                            "(captions, 1 + K) .npy in the order --write-texts wrote (column 0 the caption), or "
+                            "Parquet or CSV of video_id, text_id, score as capclean posrank reads it")
         add_figure_file_arguments(parser, "evaluate", "the figures and the random baseline")
         add_fire_arguments(parser)
 
     def run(self, args: EvaluateArgs) -> int:
         from pipelines.evaluation.evaluate.page import write_evaluate_report
+        from pipelines.evaluation.evaluate.posrank_figures import (check_negatives_flags, format_posrank_section,
+                                                                   negatives_texts, posrank_section)
         from pipelines.evaluation.evaluate.protocol_files import EvaluateInputError, read_protocol
         from pipelines.evaluation.evaluation_io import check_figure_files, write_figure_files
         from pipelines.output.json_files import check_json_target, write_json
@@ -68,14 +79,22 @@ class Evaluate(Command):
                       if args.write_texts else None)
         json_path, report_path = check_figure_files(args.json, args.report, WRITTEN_BY, EvaluateInputError,
                                                     "evaluate.html")
+        check_negatives_flags(args.negatives, args.negatives_scores)
         protocol = read_protocol(args.protocol, args.input, args.videos, args.sen_ids)
         if texts_path:
-            write_json(texts_path, texts_document(protocol, args), sort_keys=False, ensure_ascii=False)
+            document = texts_document(protocol, args)
+            if args.negatives:
+                document["negatives"] = negatives_texts(args.negatives, protocol)
+            write_json(texts_path, document, sort_keys=False, ensure_ascii=False)
             print(f"capclean: {len(protocol.queries):,} texts and {len(protocol.video_ids):,} videos of "
                   f"{protocol.name} written to {texts_path}")
             return 0
         figures = evaluate_figures(protocol, args)
+        if args.negatives_scores:
+            figures["posrank"] = posrank_section(args.negatives, args.negatives_scores, protocol)
         print(format_figures(figures))
+        if args.negatives_scores:
+            print(format_posrank_section(figures["posrank"]))
         write_figure_files(figures, json_path, report_path, write_evaluate_report)
         return 0
 

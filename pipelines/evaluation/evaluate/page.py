@@ -33,6 +33,10 @@ def write_evaluate_report(figures, path) -> Path:
         from pipelines.evaluation.evaluate.fire_figures import fire_section
 
         sections.append(fire_section(figures["fire"]))
+    if figures.get("posrank"):
+        from pipelines.evaluation.evaluate.posrank_figures import posrank_page_section
+
+        sections.append(posrank_page_section(figures["posrank"]))
     try:
         return write_page(page_html(TITLE, sections), Path(path))
     except OSError as error:

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from pipelines.evaluation.evaluate.protocol_files import EvaluateInputError
-from pipelines.evaluation.score_tables import Gallery, read_score_table
+from pipelines.evaluation.score_tables import Gallery, load_score_matrix, read_score_table
 from transforms.evaluation.protocols import OWN_CAPTION, TEXTS_X_VIDEOS, VIDEOS_X_TEXTS, Protocol
 
 
@@ -71,27 +71,7 @@ def read_scores_matrix(path: str, orientation: str | None, protocol: Protocol) -
 
 
 def load_matrix(file: Path) -> np.ndarray:
-    try:
-        loaded = np.load(file, allow_pickle=False)
-    except (OSError, ValueError) as error:
-        raise EvaluateInputError(f"--scores {file}: not a NumPy .npy or .npz file ({str(error).splitlines()[0]})") \
-            from None
-    if isinstance(loaded, np.lib.npyio.NpzFile):
-        with loaded:
-            loaded = npz_scores(loaded, file)
-    if loaded.ndim != 2 or not np.issubdtype(loaded.dtype, np.number):
-        raise EvaluateInputError(f"--scores {file}: a {loaded.ndim}-dimensional {loaded.dtype} array, not a matrix "
-                                 "of numbers")
-    return loaded
-
-
-def npz_scores(arrays, file: Path) -> np.ndarray:
-    """The array named `scores`, or the only one."""
-    if "scores" in arrays.files:
-        return arrays["scores"]
-    if len(arrays.files) == 1:
-        return arrays[arrays.files[0]]
-    raise EvaluateInputError(f"--scores {file}: holds {', '.join(arrays.files)}; name the matrix `scores`")
+    return load_score_matrix(file, EvaluateInputError, "--scores")
 
 
 def orientation_of(shape: tuple, protocol: Protocol, path: str) -> str:

@@ -27,6 +27,8 @@ class HardnegArgs:
     vocabulary_fallback: str
     seed: int
     beam: BeamOptions
+    authors: str | None = None
+    write_authors: bool = False
 
 
 class Hardneg(Command):
@@ -34,7 +36,7 @@ class Hardneg(Command):
     help = "hard negatives of a split's captions: one word (or two) changed per part of speech"
     Args = HardnegArgs
     takes_beam_options = True
-    example = ("--input", "{run}", "--output", "{out}", "--per-video", "one", "--k", "3")
+    example = ("--input", "{run}", "--output", "{out}", "--per-video", "one", "--k", "3", "--write-authors")
     # --captions names a caption source (RUN_OR_RAW) in fire and ndcg: here it was which captions of a video.
     renamed = {"--captions": "--per-video"}
 
@@ -57,8 +59,16 @@ class Hardneg(Command):
                             "be random words of the captions' vocabulary when antonyms run out, or 'none' "
                             "(default: all)")
         method.add_argument("--seed", type=int, default=0, help="seed of the random draws (default: 0)")
+        authors = parser.add_argument_group("the authors' format (Chen et al. 2024: JSON keyed video7960#7)")
+        authors.add_argument("--authors", metavar="FILE_OR_DIR", help="read their negatives (a JSON file, or a "
+                             "folder of them, one per part of speech) instead of making them; --input gives the "
+                             "captions their keys number")
+        authors.add_argument("--write-authors", action="store_true", help="also write the negatives in their "
+                             "format, authors/ChangeNoun.json, ... in the output folder")
 
     def run(self, args: HardnegArgs) -> int:
+        if args.authors:
+            return run_authors_import(args)
         return run_hardneg(args, hardneg_settings(args))
 
 
@@ -96,7 +106,7 @@ def run_hardneg(args: HardnegArgs, settings) -> int:
     open_wordnet(default_wordnet_dir())  # a missing WordNet is one line now, not a worker's traceback later
     selection = CaptionSelection(split=None if args.split == "all" else args.split,
                                  video_ids=read_video_ids(args.videos) if args.videos else None,
-                                 one_per_video=args.per_video == "one")
+                                 one_per_video=args.per_video == "one", videos_file=args.videos)
     videos = select_captions(read_caption_rows(args.input), selection)
     if not videos:
         raise CapcleanError(f"no caption of {args.input} is in split {args.split}"
@@ -111,6 +121,10 @@ def run_hardneg(args: HardnegArgs, settings) -> int:
                                                                              str(default_wordnet_dir())))
         clock.phase("pipeline")
         write_empty_tables(str(staging))
+        if args.write_authors:
+            from pipelines.evaluation.hardneg.authors_files import captions_by_video, write_authors_files
+
+            write_authors_files(staging, captions_by_video(read_caption_rows(args.input)))
         figures = hardneg_figures(str(staging), settings)
         write_stats(staging, figures)
         from pipelines.evaluation.hardneg.page import write_hardneg_report
@@ -123,4 +137,42 @@ def run_hardneg(args: HardnegArgs, settings) -> int:
     print(f"capclean hardneg: done in {time.monotonic() - started:.1f} s; output in {output}")
     print(format_figures(figures))
     print(f"  report: {output / 'report.html'}")
+    return 0
+
+
+def run_authors_import(args: HardnegArgs) -> int:
+    """--authors: their negatives, keyed by the captions of --input, into hardneg/ (pos/ empty: nothing is
+    tagged), stats.json and the manifest; no Beam, no report page."""
+    from pipelines.evaluation.caption_input import read_caption_rows
+    from pipelines.evaluation.evaluation_io import claim_output, seal_output, write_stats
+    from pipelines.evaluation.hardneg.authors_files import (authors_figures, authors_files, captions_by_video,
+                                                            read_authors_negatives, write_authors_files,
+                                                            write_negative_table)
+    from pipelines.evaluation.hardneg.graph import write_empty_tables
+    from pipelines.output.folder import staging_for
+    from pipelines.output.manifest import Clock
+
+    if args.videos or args.split != "test" or args.per_video != "all":
+        raise ConfigError("--authors reads their negatives as they are: --split, --videos and --per-video do not "
+                          "apply")
+    clock = Clock()
+    output, input_and_run = claim_output(args.input, args.output, args.overwrite)
+    files = authors_files(args.authors)
+    captions_of = captions_by_video(read_caption_rows(args.input))
+    rows = read_authors_negatives(args.authors, captions_of)
+    if not rows:
+        raise CapcleanError(f"--authors {args.authors}: no negatives")
+    with staging_for(output) as staging:
+        write_negative_table(rows, staging)
+        write_empty_tables(str(staging))
+        if args.write_authors:
+            write_authors_files(staging, captions_of)
+        figures = authors_figures(rows, args.authors, files)
+        write_stats(staging, figures)
+        seal_output(staging, output, "hardneg", args.input, input_and_run, figures, clock)
+    print(f"capclean hardneg: {len(rows):,} negatives of {figures['captions']:,} captions read from {args.authors} "
+          f"into {output}")
+    for part, levels in figures["negatives"].items():
+        for level, counts in levels.items():
+            print(f"  {part:<12} {level:<7} {counts['total']:>10,}")
     return 0

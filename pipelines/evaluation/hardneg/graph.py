@@ -25,7 +25,8 @@ from pipelines.cleaning.write_tables import table_file_path
 # sen_ids per Parquet file: pos/ as the cleaning's tables; hardneg/ has a hundred rows a
 # caption, and a file's rows meet in one worker's memory, so its ranges are smaller.
 SEN_IDS_PER_FILE = {"pos": 50_000, "hardneg": 1_000}
-# The paper's negatives per part of speech (Chen et al. 2024, Table 1), printed beside capclean's.
+# The paper's counts per part of speech (Chen et al. 2024, Table 1), printed beside capclean's: each caption
+# with its 20 negatives, 21 texts a caption (docs/commands/hardneg.md).
 PAPER_NEGATIVES = {"noun": 418_130, "verb": 367_560, "adjective": 135_870, "adverb": 17_090, "preposition": 8_510}
 
 
@@ -86,9 +87,14 @@ def negative_order(row) -> tuple:
 
 def build_hardneg(pipeline, videos: dict, output_dir: str, settings: HardnegSettings, wordnet_dir: str) -> None:
     """Add the whole command to `pipeline`: pos/ and hardneg/ under `output_dir`."""
+    from pipelines.runtime.progress import log_progress
+
+    # Progress with totals: the videos read, then those tagged (the negatives are made in the same stage).
     tagged = (pipeline
               | "Videos" >> beam.Create(sorted(videos.items()))
-              | "Tag" >> beam.ParDo(TagVideoFn()))
+              | log_progress("read")
+              | "Tag" >> beam.ParDo(TagVideoFn())
+              | log_progress("tag"))
     vocabulary = (tagged
                   | "VocabularyCounts" >> beam.Map(lambda video: vocabulary_counts(video[1]))
                   | "AddCounts" >> beam.CombineGlobally(lambda counts: sum(counts, Counter()))
@@ -148,5 +154,5 @@ def format_figures(figures: dict) -> str:
         lines.append(f"  {part:<12} {shares[part]:>6.3f} {word + phrase:>10,} {word:>9,} {phrase:>9,} "
                      f"{PAPER_NEGATIVES[part]:>9,}")
     lines.append(f"  (share of captions with the part; verbs with auxiliaries: "
-                 f"{figures['verb_share_with_auxiliaries']:.3f}; paper: its Table 1 count)")
+                 f"{figures['verb_share_with_auxiliaries']:.3f}; paper: its Table 1 count, 21 texts a caption)")
     return "\n".join(lines)

@@ -168,7 +168,8 @@ def shares_section(stats: dict) -> str:
     verbs = format_share(stats.get("verb_share_with_auxiliaries"))
     note = ("<p class='note'>The share of captions with at least one word of the part, as spaCy tags them. "
             f"Counting auxiliaries (<i>is</i>, <i>are</i>, <i>can</i>) as verbs, the verb share is {verbs}. "
-            "The paper's counts are in thousands (K), as its Table 1 gives them; preposition here is spaCy's "
+            "The paper's counts are in thousands (K), as its Table 1 gives them: each caption with its 20 "
+            "negatives, 21 texts (its count / 21 is the captions it scored); preposition here is spaCy's "
             "adposition (ADP). How many negatives a part gets depends most on the vocabulary fallback: see "
             "docs/commands/hardneg.md.</p>")
     return section("Parts of speech", f"<div class='tables'>{share_table}{negatives_table(stats)}</div>" + note)

@@ -1,6 +1,8 @@
 """`capclean ndcg`: a model's retrieval scores, or a baseline, against the graded relevance of
 `capclean relevance`: nDCG per proxy and direction, linear and exponential gain, and mAP
 (docs/commands/ndcg.md). What it reads is inputs.py, its page page.py; the method transforms/evaluation/ndcg.py."""
+import logging
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -80,9 +82,14 @@ def ndcg_figures(args: NdcgArgs, with_page: bool) -> dict:
     # pass over a matrix already read. The agreement needs every proxy's matrix at once, so only then are they kept.
     with_random = with_page and scores != "random"
     kept = {}
-    for proxy, folder in folders.items():
+    progress = logging.getLogger("capclean.progress")  # silenced by --quiet, as every command's progress
+    started = time.monotonic()
+    for number, (proxy, folder) in enumerate(folders.items(), start=1):
         relevance = read_relevance(folder, gallery)
         figures["proxies"][proxy] = ndcg_table(relevance, ranking, options)
+        progress.info("ndcg: proxy %s done, %d of %d proxies (%s videos x %s captions each), %.0f s", proxy, number,
+                      len(folders), f"{len(gallery.video_ids):,}", f"{len(gallery.sen_ids):,}",
+                      time.monotonic() - started)
         if with_random:
             figures.setdefault("random", {})[proxy] = ndcg_table(relevance, "random", options)
         if with_page and not args.no_agreement:

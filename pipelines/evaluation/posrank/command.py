@@ -28,18 +28,19 @@ class Posrank(Command):
         parser.add_argument("--negatives", required=True, metavar="DIR", help="the output folder of capclean "
                             "hardneg (or its hardneg/ folder)")
         parser.add_argument("--scores", required=True, metavar="FILE",
-                            help="the model's scores: Parquet or CSV with columns video_id, text_id, score")
+                            help="the model's scores: Parquet or CSV with columns video_id, text_id, score; or a "
+                            "(captions, 1 + K) .npy in the order `capclean evaluate --write-texts --negatives` writes")
         parser.add_argument("--json", metavar="FILE", help="also write the figures to this JSON file (a new file, "
                             "or one capclean posrank wrote)")
         parser.add_argument("--report", metavar="FILE", help="also write the hard-negative report with this model's "
                             "PoSRank to this HTML file (a new file, or a page capclean wrote)")
 
     def run(self, args: PosrankArgs) -> int:
-        from pipelines.evaluation.posrank.inputs import (NegativesFolderError, hardneg_output_folder, read_negatives,
-                                                         read_scores)
+        from pipelines.evaluation.posrank.inputs import (NegativesFolderError, hardneg_output_folder,
+                                                         posrank_of_scores, read_negatives)
         from pipelines.output.json_files import check_json_target, write_json
         from pipelines.output.page_files import check_page_target
-        from transforms.evaluation.posrank import format_posrank, posrank_by_part, posrank_figures
+        from transforms.evaluation.posrank import format_posrank, posrank_figures
 
         # Checked before scoring, so a folder without stats.json, or a user's file at --json or --report, is
         # refused before the long part.
@@ -47,7 +48,7 @@ class Posrank(Command):
         output_dir = hardneg_output_folder(args.negatives) if args.report else None
         if args.report:
             check_page_target(args.report, "--report", NegativesFolderError, "report.html")
-        result = posrank_by_part(read_negatives(args.negatives), read_scores(args.scores))
+        result = posrank_of_scores(read_negatives(args.negatives), args.scores)
         print(format_posrank(result))
         if json_path:
             write_json(json_path, {"written_by": WRITTEN_BY, **posrank_figures(result)}, sort_keys=False)

@@ -1,27 +1,23 @@
-"""What `capclean posrank` reads: the hard negatives of `capclean hardneg` and a model's scores.
-
-The command reads two things and prints PoSRank per part of speech (transforms/evaluation/posrank.py):
+"""What `capclean posrank` (and `capclean evaluate --negatives`) reads: the hard negatives of `capclean
+hardneg` and a model's scores of them.
 
 - the `hardneg/` folder: Parquet files with the HARDNEG schema, one row per hard negative;
-- the model's scores: a Parquet or CSV file with columns `video_id`, `text_id`, `score`, one row
-  per (video, text) pair, `text_id` being the true caption's sen_id or a negative's negative_id.
+- the model's scores, read by pipelines/evaluation/score_tables.py as every scores file: a Parquet or CSV
+  file with columns `video_id`, `text_id`, `score`, one row per (video, text) pair, `text_id` being the true
+  caption's sen_id or a negative's negative_id; or a (captions, 1 + K) .npy matrix in the order of
+  transforms/evaluation/posrank.py's `matrix_rows`.
 """
-import csv
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from pipelines.evaluation.table_cells import cell_id, cell_number
+from pipelines.evaluation.score_tables import MATRIX_SUFFIXES, ScoresInputError, read_negatives_matrix, \
+    read_text_scores
 from transforms.errors import CapcleanError
 from transforms.evaluation.posrank import NEGATIVE_COLUMNS
 
-SCORE_COLUMNS = ("video_id", "text_id", "score")
-SCORE_FORMATS = (".parquet", ".csv")
-
-
-class ScoresError(CapcleanError):
-    """A scores file that cannot be read; the message names the file and the row or column."""
+ScoresError = ScoresInputError  # the name this module's callers knew
 
 
 class NegativesFolderError(CapcleanError):
@@ -41,29 +37,33 @@ def hardneg_output_folder(folder: str) -> Path:
 
 # ---------------------------------------------------------------- the negatives
 
-def read_negatives(folder: str) -> dict:
-    """The columns PoSRank needs of every Parquet file in a `hardneg/` folder, as lists (`to_pydict`).
+def read_negatives(folder: str, extra_columns: tuple = ()) -> dict:
+    """The columns PoSRank needs (and `extra_columns`) of every Parquet file in a `hardneg/` folder, as lists
+    (`to_pydict`).
 
     The folder itself, or an output folder holding `hardneg/`.
     """
     folder = Path(folder)
+    if not folder.exists():
+        raise NegativesFolderError(f"--negatives {folder} does not exist")
     if (folder / "hardneg").is_dir():
         folder = folder / "hardneg"
     files = sorted(folder.glob("*.parquet")) if folder.is_dir() else []
     if not files:
         raise NegativesFolderError(f"{folder} holds no Parquet files: it is not the hardneg/ folder "
                                    "`capclean hardneg` writes")
-    columns = {column: [] for column in NEGATIVE_COLUMNS}
+    wanted = list(NEGATIVE_COLUMNS) + [column for column in extra_columns if column not in NEGATIVE_COLUMNS]
+    columns = {column: [] for column in wanted}
     for file in files:
-        check_negative_columns(file)
-        for column, values in pq.read_table(file, columns=list(NEGATIVE_COLUMNS)).to_pydict().items():
+        check_negative_columns(file, wanted)
+        for column, values in pq.read_table(file, columns=wanted).to_pydict().items():
             columns[column].extend(values)
     return columns
 
 
-def check_negative_columns(file: Path) -> None:
+def check_negative_columns(file: Path, wanted=NEGATIVE_COLUMNS) -> None:
     names = parquet_column_names(file, NegativesFolderError)
-    missing = [column for column in NEGATIVE_COLUMNS if column not in names]
+    missing = [column for column in wanted if column not in names]
     if missing:
         raise NegativesFolderError(f"{file} has no column(s) {', '.join(missing)}: it is not a hardneg/ table")
 
@@ -78,61 +78,20 @@ def parquet_column_names(path: Path, error_class) -> list:
 
 # ---------------------------------------------------------------- the scores
 
-def read_scores(path: str) -> dict:
-    """{(video_id, text_id): score} from a Parquet or CSV file, text_id as a string ("123", "123-noun-word-0")."""
-    path = Path(path)
-    if path.suffix.lower() not in SCORE_FORMATS:
-        raise ScoresError(f"{path}: scores must be a .parquet or .csv file, not {path.suffix or 'no extension'!r}")
-    if not path.is_file():
-        raise ScoresError(f"{path} not found")
-    rows = parquet_rows(path) if path.suffix.lower() == ".parquet" else csv_rows(path)
-    try:
-        return scores_from_rows(path, rows)
-    except UnicodeDecodeError as error:
-        raise ScoresError(f"{path} is not UTF-8 text: byte {error.start} cannot be decoded") from None
+def read_scores(path: str, needed: set | None = None) -> dict:
+    """{(video_id, text_id): score} of a Parquet or CSV table, read as every scores file is
+    (pipelines/evaluation/score_tables.py); with `needed`, a pair the negatives do not have is refused."""
+    return read_text_scores(path, needed)
 
 
-def parquet_rows(path: Path):
-    """(where, video_id, text_id, score) per row, `where` = "row N" (1 = the first row)."""
-    check_score_columns(path, parquet_column_names(path, ScoresError))
-    columns = pq.read_table(path, columns=list(SCORE_COLUMNS)).to_pydict()
-    for number, values in enumerate(zip(*(columns[column] for column in SCORE_COLUMNS)), start=1):
-        yield (f"row {number}", *values)
+def posrank_of_scores(negatives: dict, path: str):
+    """PoSRank of the scores in `path`: a (captions, 1 + K) .npy/.npz matrix in `matrix_rows`' order, or the long
+    table, whose every row must be a pair the negatives have."""
+    from transforms.evaluation.posrank import (group_negatives, matrix_rows, matrix_width, needed_pairs,
+                                               posrank_by_part, posrank_of_matrix)
 
-
-def csv_rows(path: Path):
-    """(where, video_id, text_id, score) per row, `where` = "line N" of the file (1 = the header)."""
-    # utf-8-sig: a CSV saved by Excel starts with a byte-order mark that would stick to "video_id".
-    with open(path, newline="", encoding="utf-8-sig") as handle:
-        reader = csv.DictReader(handle)
-        check_score_columns(path, reader.fieldnames or [])
-        for row in reader:
-            yield (f"line {reader.line_num}", *(row[column] for column in SCORE_COLUMNS))
-
-
-def check_score_columns(path: Path, names) -> None:
-    missing = [column for column in SCORE_COLUMNS if column not in names]
-    if missing:
-        raise ScoresError(f"{path}: no column(s) {', '.join(missing)} (columns found: {', '.join(names) or 'none'}); "
-                          f"scores need {', '.join(SCORE_COLUMNS)}")
-
-
-def scores_from_rows(path: Path, rows) -> dict:
-    scores, first_seen = {}, {}
-    for where, video_id, text_id, score in rows:
-        pair = (id_text(path, where, "video_id", video_id), id_text(path, where, "text_id", text_id))
-        score = score_number(path, where, score)
-        if pair in scores and scores[pair] != score:
-            raise ScoresError(f"{path}: {where} scores ({pair[0]}, {pair[1]}) {score}, but {first_seen[pair]} "
-                              f"scored it {scores[pair]}")
-        first_seen.setdefault(pair, where)
-        scores[pair] = score
-    return scores
-
-
-def id_text(path: Path, where: str, column: str, value) -> str:
-    return cell_id(path, where, column, value, ScoresError)
-
-
-def score_number(path: Path, where: str, value) -> float:
-    return cell_number(path, where, "score", value, ScoresError)
+    if Path(path).suffix.lower() in MATRIX_SUFFIXES:
+        rows = matrix_rows(negatives)
+        return posrank_of_matrix(rows, read_negatives_matrix(path, rows, matrix_width(rows)))
+    needed = set(needed_pairs(group_negatives(negatives)))
+    return posrank_by_part(negatives, read_text_scores(path, needed))

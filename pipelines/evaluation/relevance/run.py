@@ -42,7 +42,8 @@ def selected_captions(run: RelevanceRun) -> list:
     from pipelines.evaluation.caption_input import CaptionSelection, read_caption_rows, read_video_ids, select_captions
 
     selection = CaptionSelection(split=run.split,
-                                 video_ids=read_video_ids(run.videos_file) if run.videos_file else None)
+                                 video_ids=read_video_ids(run.videos_file) if run.videos_file else None,
+                                 videos_file=run.videos_file)
     captions = sorted(caption for video in select_captions(read_caption_rows(run.input_path), selection).values()
                       for caption in video)
     if not captions:

@@ -58,15 +58,37 @@ def test_the_same_seed_gives_the_same_bytes_and_output_safety_holds(source, outp
     assert "pass --overwrite" in capsys.readouterr().err
 
 
-def test_a_list_of_videos_and_one_caption_per_video(source, tmp_path):
+def test_a_list_of_videos_and_one_caption_per_video(source, tmp_path, caplog):
     videos = tmp_path / "split.csv"
     with open(videos, "w", newline="") as handle:
         csv.writer(handle).writerows([["key", "video_id"], ["ret0", "video2"]])
     out = tmp_path / "out"
-    assert main(["hardneg", "--input", str(source), "--output", str(out), "--videos", str(videos),
-                 "--per-video", "one", "--parts", "noun"]) == 0
+    with caplog.at_level("INFO", logger="capclean.progress"):
+        assert main(["hardneg", "--input", str(source), "--output", str(out), "--videos", str(videos),
+                     "--per-video", "one", "--parts", "noun", "--write-authors"]) == 0
+    # Progress with its totals (it ran 7 minutes on the test split after its first line without one).
+    progress = [record.getMessage() for record in caplog.records if record.name == "capclean.progress"]
+    assert any(line.startswith("tag: 1 of 1 videos, 1 captions") for line in progress), progress
     assert [row["sen_id"] for row in rows(out, "pos")] == [3]
     assert {row["part"] for row in rows(out, "hardneg")} == {"noun"}
+    # --write-authors: the same negatives in the authors' format, caption 3 being video2's first (#0).
+    theirs = json.loads((out / "authors" / "ChangeNoun.json").read_text(encoding="utf-8"))
+    assert list(theirs) == ["video2#0"]
+    assert list(theirs["video2#0"].values()) == [row["text"] for row in rows(out, "hardneg")]
+
+
+@pytest.mark.parametrize("listed, unknown", [("video2\nvideo9\n", "video9"), ("video3\n", "video3")],
+                         ids=["not in the input", "of another split"])
+def test_a_listed_video_without_a_caption_is_refused_not_dropped(source, tmp_path, capsys, listed, unknown):
+    """It used to be dropped without a word (overlap reports its unmatched videos): now one line naming it."""
+    videos = tmp_path / "videos.txt"
+    videos.write_text(listed, encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["hardneg", "--input", str(source), "--output", str(out), "--videos", str(videos)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.endswith(f"--videos {videos}: video {unknown} has no caption of the test split in the input "
+                        f"(1 of the {listed.count(chr(10))} listed videos have none)")
+    assert not out.exists() or not any(out.iterdir())
 
 
 def test_an_unknown_part_of_speech_is_one_line(source, tmp_path, capsys):

@@ -175,8 +175,11 @@ def test_posrank_command_writes_the_report_with_its_posrank(output, tmp_path, ca
     with open(scores, "w", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(["video_id", "text_id", "score"])
-        for row in (negative_row(*negative) for negative in NEGATIVES):
-            writer.writerows([[row["video_id"], row["sen_id"], 1.0], [row["video_id"], row["negative_id"], 0.0]])
+        rows = [negative_row(*negative) for negative in NEGATIVES]
+        # Each caption once (a row repeated is refused, even with the same score), then every negative.
+        captions = dict.fromkeys((row["video_id"], row["sen_id"]) for row in rows)
+        writer.writerows([video_id, sen_id, 1.0] for video_id, sen_id in captions)
+        writer.writerows([row["video_id"], row["negative_id"], 0.0] for row in rows)
     report = tmp_path / "model" / "report.html"
     assert Posrank().run(PosrankArgs(str(output / "hardneg"), str(scores), report=str(report))) == 0
     posrank = section_of(page_of(report), "PoSRank")

@@ -95,8 +95,9 @@ def test_transforms_import_neither_beam_nor_pipelines():
 
 # (importer, imported) evaluation packages allowed to import one another: posrank's page is hardneg's page with
 # a PoSRank section (pipelines/evaluation/posrank/command.py); fire reads a protocol's score matrix, and overlap a
-# protocol, as evaluate reads them (evaluate/protocol_files.py, scores.py).
-EVALUATION_EDGES = {("posrank", "hardneg"), ("fire", "evaluate"), ("overlap", "evaluate")}
+# protocol, as evaluate reads them (evaluate/protocol_files.py, scores.py); evaluate's PoSRank reads the negatives
+# and their scores as posrank does (evaluate/posrank_figures.py).
+EVALUATION_EDGES = {("posrank", "hardneg"), ("fire", "evaluate"), ("overlap", "evaluate"), ("evaluate", "posrank")}
 
 
 def evaluation_package(module: str) -> str | None:
