@@ -4,7 +4,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from pipelines.evaluation.fire.inputs import FireInputError, label_value
+from pipelines.evaluation.label_files import LabelInputError, label_value
 from pipelines.evaluation.score_tables import Gallery, ScoresInputError, read_score_table
 from pipelines.evaluation.table_cells import cell_label, cell_number
 from transforms.errors import CapcleanError
@@ -19,7 +19,7 @@ def test_label_words_are_read_alike_in_every_command(word, relevant):
 
 @pytest.mark.parametrize("word", ["maybe", "2", "", None])
 def test_any_other_label_word_is_refused_naming_the_words_it_may_be(word):
-    with pytest.raises(FireInputError) as raised:
+    with pytest.raises(LabelInputError) as raised:
         label_value("labels.csv", "line 7", word)
     message = str(raised.value)
     assert "labels.csv: line 7, column label" in message and "yes" in message and "irrelevant" in message
