@@ -55,7 +55,7 @@ def mturk_template(slots_per_hit: int) -> str:
 <div id="da-done" hidden><p>Every caption is rated: press Submit.</p></div>
 {fields}
 <script>{RATER_SCRIPT}
-(function () {{
+function daStart() {{
   var hitId = "${{hit_id}}";
   var encoded = "${{hit_data}}";
   var bytes = Uint8Array.from(atob(encoded), function (character) {{ return character.charCodeAt(0); }});
@@ -72,7 +72,9 @@ def mturk_template(slots_per_hit: int) -> str:
     document.getElementById("da-done").hidden = false;
     if (submit) {{ submit.disabled = false; }}
   }});
-}})();
+}}
+// MTurk's Submit button comes after the layout: start once the whole page is there.
+if (document.readyState === "loading") {{ document.addEventListener("DOMContentLoaded", daStart); }} else {{ daStart(); }}
 </script>
 """
     assert set(PLACEHOLDER.findall(template)) == set(MTURK_COLUMNS), "the template's placeholders are the columns"
