@@ -149,17 +149,12 @@ def build_hit(hit_id: str, system_items: list, references: dict, donors: DonorPo
     """(the HIT's Slots, its DegradedItems)."""
     rng = random.Random(item_seed(seed, hit_id))
     blocks = deal_system_items(system_items, recipe)
-    # Each entry: (kind, Item shown, the Item it copies or None).
+    # Each entry: (kind, the Item shown, the Item it copies or None).
     entries = [[("system", item, None) for item in block] for block in blocks]
     used_originals, used_references, made = set(), set(), []
     for check, kind in enumerate(recipe.check_kinds()):
         block = check % recipe.blocks
-        candidates = originals_for(kind, blocks, recipe.partner(block), block, references, spans)
-        fresh = [item for item in candidates if item.item_id not in used_originals] or candidates
-        if not fresh:
-            raise CapcleanError(f"{hit_id}: no system item can be the original of a {kind} check "
-                                f"({'no caption of 3 words or more' if kind == 'degraded' else 'no reference caption of its videos'})")
-        original = fresh[rng.randrange(len(fresh))]
+        original = choose_original(kind, blocks, block, recipe, references, spans, used_originals, rng, hit_id)
         used_originals.add(original.item_id)
         if kind == "repeat":
             entries[block].append(("repeat", original, original))
@@ -182,6 +177,19 @@ def build_hit(hit_id: str, system_items: list, references: dict, donors: DonorPo
                   None if copied is None else slot_of[copied.item_id])
              for number, (kind, item, copied) in enumerate(order, 1)]
     return slots, made
+
+
+def choose_original(kind: str, blocks: list, block: int, recipe: Recipe, references: dict, spans: SpanTable,
+                    used: set, rng: random.Random, hit_id: str) -> Item:
+    """The system item a check of `block` is drawn for: of the partner block if one fits, one not yet the
+    original of another check if any is left."""
+    candidates = originals_for(kind, blocks, recipe.partner(block), block, references, spans)
+    fresh = [item for item in candidates if item.item_id not in used] or candidates
+    if not fresh:
+        why = (f"none has {spans.min_words} words or more" if kind == "degraded"
+               else "none has a reference caption of its video")
+        raise CapcleanError(f"{hit_id}: no system item can be the original of a {kind} check ({why})")
+    return fresh[rng.randrange(len(fresh))]
 
 
 def deal_system_items(system_items: list, recipe: Recipe) -> list:

@@ -53,7 +53,8 @@ def test_a_table_of_ones_own():
 def test_a_three_word_caption_loses_its_middle_word():
     record = degrade("a dog barks", "video1", 7, DonorPool([("video2", "kitten")]), seed=5)
     assert record.degraded == "a kitten barks"
-    assert (record.span_start, record.span_length, record.donor_caption, record.donor_video_id) == (1, 1, "kitten", "video2")
+    assert (record.span_start, record.span_length) == (1, 1)
+    assert (record.donor_caption, record.donor_video_id) == ("kitten", "video2")
     assert (record.sen_id, record.original, record.seed) == (7, "a dog barks", 5)
 
 

@@ -106,7 +106,8 @@ def format_figures(figures: dict) -> str:
              f"  {hits['hits']:,} HITs of {hits['slots_per_hit']} slots ({hits['system']} system, "
              f"{hits['degraded']} degraded, {hits['repeat']} repeat, {hits['reference']} reference); "
              f"good/degraded pairs per HIT: at least {hits['min_degraded_pairs']}",
-             f"  degraded captions: {figures['degraded']['captions']:,} (span lengths {figures['settings']['span_lengths']})",
+             f"  degraded captions: {figures['degraded']['captions']:,} "
+             f"(span lengths {figures['settings']['span_lengths']})",
              "  rating page: rating.html; MTurk: mturk/batch.csv, mturk/template.html; Label Studio: "
              "labelstudio/tasks.json, labelstudio/config.xml"]
     return "\n".join(lines)

@@ -74,7 +74,8 @@ function daStart() {{
   }});
 }}
 // MTurk's Submit button comes after the layout: start once the whole page is there.
-if (document.readyState === "loading") {{ document.addEventListener("DOMContentLoaded", daStart); }} else {{ daStart(); }}
+if (document.readyState === "loading") {{ document.addEventListener("DOMContentLoaded", daStart); }}
+else {{ daStart(); }}
 </script>
 """
     assert set(PLACEHOLDER.findall(template)) == set(MTURK_COLUMNS), "the template's placeholders are the columns"
