@@ -98,12 +98,11 @@ LABEL_STUDIO_CONFIG = f"""<View>
 """
 
 
-def write_exports(folder: Path, slots, payloads: list, template: str, slots_per_hit: int) -> dict:
-    """mturk/ and labelstudio/ under `folder`; returns their paths, relative to it."""
+def write_exports(folder: Path, slots, payloads: list, template: str, slots_per_hit: int) -> None:
+    """mturk/ and labelstudio/ under `folder`."""
     files = {"mturk/batch.csv": mturk_batch_csv(payloads), "mturk/template.html": mturk_template(slots_per_hit),
              "labelstudio/tasks.json": json.dumps(label_studio_tasks(slots, template), ensure_ascii=False,
                                                   indent=1) + "\n",
              "labelstudio/config.xml": LABEL_STUDIO_CONFIG}
     for name, text in files.items():
         write_text_whole(folder / name, text)
-    return {name.split("/")[0] + "_" + Path(name).stem: name for name in files}

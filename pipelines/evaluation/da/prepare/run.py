@@ -1,21 +1,21 @@
 """The run of `capclean da prepare`: read what is judged (judged.py), build the HITs (transforms/da/hits.py),
 write hits/, degraded/, the exports, the rating page and stats.json into a staging folder, and swap it in."""
+import logging
 from collections import Counter
 from dataclasses import asdict, fields
 from pathlib import Path
-
-import pyarrow as pa
-import pyarrow.parquet as pq
 
 from pipelines.evaluation.da.prepare.exports import write_exports
 from pipelines.evaluation.da.prepare.judged import raw_against_cleaned, recorded_raw_input, systems_table
 from pipelines.evaluation.da.prepare.page import PAGE_NAME, rating_page
 from pipelines.evaluation.da.prepare.rater import hit_payloads
-from pipelines.evaluation.evaluation_io import claim_output, seal_output, write_stats
+from pipelines.evaluation.evaluation_io import claim_output, seal_output, write_parquet_table, write_stats
 from pipelines.output.json_files import write_text_whole
 from schemas.evaluation_tables import DA_DEGRADED, DA_HITS
 from transforms.da.degrade import item_seed
 from transforms.da.hits import KINDS, Slot, build_hits
+
+log = logging.getLogger("capclean")
 
 
 def prepare(args, recipe, spans) -> tuple:
@@ -35,6 +35,9 @@ def prepare(args, recipe, spans) -> tuple:
     hits = build_hits(list(judged.items), judged.references, judged.donors, recipe, args.seed, spans)
     clock.phase("hits")
     payloads = hit_payloads(hits.slots, args.video_url)
+    if not args.video_url.startswith(("https://", "http://")):
+        log.info("--video-url %s is a path beside the page: the rating page finds the videos there, "
+                    "MTurk's and Label Studio's workers do not; give them a URL", args.video_url)
     codes = {payload["hit_id"]: args.completion_code or completion_code(args.seed, payload["hit_id"])
              for payload in payloads}
     settings = {"seed": args.seed, "recipe": asdict(recipe), "span_lengths": spans.describe(),
@@ -45,8 +48,8 @@ def prepare(args, recipe, spans) -> tuple:
     figures = {"judged": judged.figures, "hits": hit_figures(hits.slots, recipe),
                "degraded": {"captions": len(hits.degraded)}, "settings": settings}
     with staging_for(output) as staging:
-        write_table(staging / "hits", DA_HITS, [asdict(slot) for slot in hits.slots])
-        write_table(staging / "degraded", DA_DEGRADED,
+        write_parquet_table(staging / "hits", DA_HITS, [asdict(slot) for slot in hits.slots])
+        write_parquet_table(staging / "degraded", DA_DEGRADED,
                     [{"item_id": item.item_id, "video_id": item.video_id, **asdict(item.record)}
                      for item in hits.degraded])
         write_exports(staging, hits.slots, payloads, args.video_url, recipe.slots)
@@ -69,12 +72,6 @@ def hit_figures(slots, recipe) -> dict:
             "min_degraded_pairs": min(pairs.values(), default=0),
             "items_in_two_hits": len([item for item, count in Counter(
                 slot.item_id for slot in slots if slot.kind == "system").items() if count > 1])}
-
-
-def write_table(folder: Path, schema: pa.Schema, rows: list) -> None:
-    columns = {name: [row[name] for row in rows] for name in schema.names}
-    folder.mkdir(parents=True, exist_ok=True)
-    pq.write_table(pa.Table.from_pydict(columns, schema=schema), folder / "part-00000.parquet", compression="zstd")
 
 
 assert [field.name for field in fields(Slot)] == DA_HITS.names, "hits/ holds a Slot's fields, in order"
