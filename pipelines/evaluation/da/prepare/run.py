@@ -37,7 +37,7 @@ def prepare(args, recipe, spans) -> tuple:
     payloads = hit_payloads(hits.slots, args.video_url)
     if not args.video_url.startswith(("https://", "http://")):
         log.info("--video-url %s is a path beside the page: the rating page finds the videos there, "
-                    "MTurk's and Label Studio's workers do not; give them a URL", args.video_url)
+                 "MTurk's and Label Studio's workers do not; give them a URL", args.video_url)
     codes = {payload["hit_id"]: args.completion_code or completion_code(args.seed, payload["hit_id"])
              for payload in payloads}
     settings = {"seed": args.seed, "recipe": asdict(recipe), "span_lengths": spans.describe(),
