@@ -163,6 +163,7 @@ def test_the_mturk_template_shows_the_caption_as_text_and_fills_score_fields(pre
     submit = browser.find_element(By.ID, "submitButton")
     assert not submit.is_enabled()
     slots = expected_slots(prepared, row["hit_id"])
+    assert HOSTILE in [caption for _, caption in slots]  # rate_the_hit reads it back as the caption's text
     rate_the_hit(browser, slots)
     assert submit.is_enabled()
     assert browser.execute_script("return window.pwned === undefined")
