@@ -200,3 +200,36 @@ def test_a_bad_flag_value_is_one_line(human, systems, tmp_path, capsys, flags, m
 def test_raw_annotations_alone_are_not_a_run(human, tmp_path, capsys):
     assert main(["da", "prepare", "--input", str(human), "--output", str(tmp_path / "out")]) == 2
     assert "is not a capclean output (no captions/)" in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory, write_annotations):
+    """A clean run (step I) of HUMAN, whose raw input is then moved away."""
+    folder = tmp_path_factory.mktemp("small-run")
+    raw = write_annotations(folder / "raw", VIDEOS, HUMAN)
+    run = folder / "run"
+    assert main(["clean", "--input", str(raw), "--output", str(run), "--steps", "normalize"]) == 0
+    moved = raw.rename(folder / "moved")
+    return run, moved
+
+
+def test_all_captions_keeps_one_caption_of_each_video_out_as_its_reference(small_run, tmp_path):
+    run, moved = small_run
+    out = tmp_path / "out"
+    assert main(["da", "prepare", "--input", str(run), "--raw", str(moved), "--output", str(out), "--all-captions",
+                 *RECIPE]) == 0
+    rows = hits_rows(out)
+    judged = {row["sen_id"] for row in rows if row["kind"] == "system"}
+    references = {row["sen_id"] for row in rows if row["kind"] == "reference"}
+    assert len(judged) == 12 * 3  # of each video's 4 captions, one is kept out
+    assert not judged & references
+    kept_out = {row["sen_id"] for row in HUMAN} - judged
+    assert {row["video_id"] for row in HUMAN if row["sen_id"] in kept_out} == {video["video_id"] for video in VIDEOS}
+    assert references <= kept_out
+
+
+def test_a_run_whose_raw_input_moved_asks_for_raw(small_run, tmp_path, capsys):
+    run, _ = small_run
+    assert main(["da", "prepare", "--input", str(run), "--output", str(tmp_path / "out"), *RECIPE]) == 2
+    error = capsys.readouterr().err.strip()
+    assert len(error.splitlines()) == 1 and "no longer exists; give it with --raw" in error
