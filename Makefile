@@ -16,10 +16,11 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 install: system-packages $(VENV)/.installed $(WORDNET)/lexnames
 
-# Debian's Hunspell library headers (to build pyhunspell) and the en_US dictionary, and WordNet 3.0's
-# database (wordnet-base) for the evaluation's antonyms. No recommended packages: wordnet-base's
-# would bring the WordNet browser and Tk.
-DEBIAN_PACKAGES := libhunspell-dev hunspell-en-us wordnet-base
+# Debian's Hunspell library headers (to build pyhunspell) and the en_US dictionary, WordNet 3.0's
+# database (wordnet-base) for the evaluation's antonyms, and a headless browser with its driver
+# (chromium, chromium-driver) for the tests of `capclean da prepare`'s rating page. No recommended
+# packages: wordnet-base's would bring the WordNet browser and Tk.
+DEBIAN_PACKAGES := libhunspell-dev hunspell-en-us wordnet-base chromium chromium-driver
 system-packages:
 	@if ! dpkg -s $(DEBIAN_PACKAGES) >/dev/null 2>&1; then \
 		echo "installing Debian packages $(DEBIAN_PACKAGES)"; \

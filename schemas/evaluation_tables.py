@@ -1,7 +1,7 @@
 """The tables the evaluation commands write, one pyarrow schema each (the cleaning's are in tables.py)."""
 import pyarrow as pa
 
-from schemas.tables import required
+from schemas.tables import optional, required
 
 # pos/: each caption tagged once (transforms/evaluation/pos.py), one row per caption; the lists
 # have one item per token.
@@ -49,5 +49,25 @@ FN_CANDIDATES = pa.schema([
 # (`capclean relevance`, transforms/evaluation/relevance.py); a video's own captions have 1.
 RELEVANCE = pa.schema([required("video_id"), required("sen_id", pa.int64()), required("score", pa.float32())])
 
+# hits/: one row per slot of a Direct Assessment HIT (`capclean da prepare`, transforms/da/hits.py). `kind` is
+# system, reference, degraded or repeat; `system` the system judged ("reference" for the references; a
+# degraded or repeat item's is that of the item it copies); `item_id` the judged (system, caption) item, the
+# same for an original and its repeat, "<original item_id>#degraded" for a degraded copy; `original_slot`
+# the slot (same HIT) of the item a degraded or repeat item copies, null for the others. `sen_id` is null
+# for a caption that is not an MSR-VTT caption (a model's).
+DA_HITS = pa.schema([
+    required("hit_id"), required("slot", pa.int32()), required("kind"), required("system"), required("video_id"),
+    optional("sen_id", pa.int64()), required("caption"), required("item_id"), optional("original_slot", pa.int32()),
+])
+
+# degraded/: one row per degraded item of the HITs (transforms/da/degrade.py): the original caption, the
+# degraded one, the span replaced (its first word, 0-based, and its length in words), the donor caption and
+# its video, and the seed that makes the row again.
+DA_DEGRADED = pa.schema([
+    required("item_id"), required("video_id"), optional("sen_id", pa.int64()), required("original"),
+    required("degraded"), required("span_start", pa.int32()), required("span_length", pa.int32()),
+    required("donor_caption"), required("donor_video_id"), required("seed", pa.int64()),
+])
+
 EVALUATION_TABLES = {"pos": POS, "hardneg": HARDNEG, "overlap": OVERLAP, "fn_candidates": FN_CANDIDATES,
-                     "relevance": RELEVANCE}
+                     "relevance": RELEVANCE, "hits": DA_HITS, "degraded": DA_DEGRADED}

@@ -36,6 +36,17 @@ def read_output_stats(folder: Path, command: str, entries: tuple, error: type) -
     return json.loads((folder / "stats.json").read_text(encoding="utf-8"))
 
 
+def write_parquet_table(folder: Path, schema, rows: list) -> None:
+    """One table of an evaluation output: `rows` (dicts with the schema's columns) as folder/part-00000.parquet,
+    with the schema schemas/ declares for it, so two runs give the same bytes."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    columns = {name: [row[name] for row in rows] for name in schema.names}
+    folder.mkdir(parents=True, exist_ok=True)
+    pq.write_table(pa.Table.from_pydict(columns, schema=schema), folder / "part-00000.parquet", compression="zstd")
+
+
 def write_stats(output_dir, figures: dict) -> None:
     """stats.json of an evaluation command: its figures, keys sorted, so two runs give the same bytes."""
     write_json(Path(output_dir) / "stats.json", figures)

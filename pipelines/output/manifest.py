@@ -273,23 +273,24 @@ def read_manifest(run_dir, required: bool = True) -> dict | None:
         raise ManifestError(f"cannot read {path}: {error}") from None
 
 
-def recorded_input(run_dir) -> str:
-    """The input path the run's manifest records, checked: it exists and every file has the sha256 recorded."""
+def recorded_input(run_dir, flag: str = "--input") -> str:
+    """The input path the run's manifest records, checked: it exists and every file has the sha256 recorded.
+    An error says to give the input with `flag` (the command's flag for it)."""
     manifest = read_manifest(run_dir)
     recorded = manifest.get("input") or {}
     root = recorded.get("path")
     if not root or not Path(root).exists():
         raise ManifestError(f"the input {root} recorded in {Path(run_dir) / MANIFEST_FILE} no longer exists; "
-                            "give it with --input")
+                            f"give it with {flag}")
     base = Path(root) if Path(root).is_dir() else Path(root).parent
     for entry in recorded.get("files", []):
         path = base / entry["name"]
         if not path.is_file():
             raise ManifestError(f"the input file {path} recorded in {Path(run_dir) / MANIFEST_FILE} no longer exists; "
-                                "give the input with --input")
+                                f"give the input with {flag}")
         if file_sha256(path) != entry["sha256"]:
             raise ManifestError(f"the input file {path} has changed since the run (sha256 differs from "
-                                f"{Path(run_dir) / MANIFEST_FILE}); give the run's input with --input")
+                                f"{Path(run_dir) / MANIFEST_FILE}); give the run's input with {flag}")
     return root
 
 
