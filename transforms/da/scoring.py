@@ -47,8 +47,7 @@ class ScoringSettings:
 def one_sided_p(test: str, original, copy) -> tuple:
     """(statistic, p) of the test that the originals score higher than their copies; p is 1.0 when there
     is nothing to test (every pair equal, or too few values), so such a worker is never kept."""
-    original, copy = np.asarray(original, float), np.asarray(copy, float)
-    return _p_value(test, original, copy, "greater")
+    return _p_value(test, np.asarray(original, float), np.asarray(copy, float), "greater")
 
 
 def two_sided_p(test: str, original, copy) -> tuple:
@@ -57,23 +56,24 @@ def two_sided_p(test: str, original, copy) -> tuple:
 
 
 def _p_value(test: str, a: np.ndarray, b: np.ndarray, alternative: str) -> tuple:
-    if len(a) < 2 or np.array_equal(a, b):
+    if test == "mann-whitney":  # not paired: the two samples are compared as they are
+        if len(a) < 2 or len(b) < 2:
+            return (None, 1.0)
+        result = stats.mannwhitneyu(a, b, alternative=alternative)
+        return (float(result.statistic), float(result.pvalue))
+    differences = a - b
+    if len(a) < 2 or not differences.any():
         return (None, 1.0)
+    if test == "t-test" and np.ptp(differences) == 0:
+        # Differences that are all the same have no variance, and t no value: their direction decides.
+        return (None, 0.0 if differences[0] > 0 or alternative == "two-sided" else 1.0)
     if test == "wilcoxon":
-        result = stats.wilcoxon(a, b, alternative=alternative, method=wilcoxon_method(a - b))
+        result = stats.wilcoxon(a, b, alternative=alternative, method=wilcoxon_method(differences))
     elif test == "t-test":
         result = stats.ttest_rel(a, b, alternative=alternative)
-    elif test == "mann-whitney":
-        result = stats.mannwhitneyu(a, b, alternative=alternative)
     else:
         raise ValueError(f"unknown test {test!r}; one of {', '.join(WORKER_TESTS)}")
-    statistic, p = float(result.statistic), float(result.pvalue)
-    # A t-test of differences that are all the same has no variance: the direction of the difference decides.
-    if np.isnan(p):
-        difference = float(np.mean(a - b))
-        wanted = difference > 0 if alternative == "greater" else difference != 0
-        return (None, 0.0 if wanted else 1.0)
-    return (statistic, p)
+    return (float(result.statistic), float(result.pvalue))
 
 
 def wilcoxon_method(differences: np.ndarray) -> str:
