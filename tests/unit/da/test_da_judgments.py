@@ -87,6 +87,14 @@ def test_a_hits_table_is_checked(tiny_hit_rows, hits_of):
 def test_a_folder_without_hits_is_refused(tmp_path):
     with pytest.raises(JudgmentError, match="no hits/ table in it"):
         read_hits(str(tmp_path))
+    with pytest.raises(JudgmentError, match="no such folder"):
+        read_hits(str(tmp_path / "nowhere"))
+
+
+def test_a_file_without_a_judgment_is_refused(tmp_path, write_judgments):
+    path = write_judgments(tmp_path / "j.csv", [])
+    with pytest.raises(JudgmentError, match=r"j.csv holds no judgment"):
+        read_judgments(path)
 
 
 # ---------------------------------------------------------------- MTurk

@@ -42,6 +42,7 @@ def test_the_ranking_from_z_is_the_simulated_truth(two_runs, simulated_study):
     truth = sorted(quality, key=quality.get, reverse=True)
     for study in two_runs:
         assert [score.system for score in study.systems] == truth
+        assert [study.cluster[system] for system in truth] == [1, 2, 3, 4, 5, 6]  # each told apart
         assert all(score.z_low <= score.z_mean <= score.z_high for score in study.systems)
 
 

@@ -22,6 +22,8 @@ JUDGMENT_FORMATS = (".csv", ".parquet", ".jsonl", ".ndjson")
 def read_hits(folder: str):
     """The checked HITs table of a prepared folder (capclean da prepare's output, or any folder holding hits/)."""
     table_path = Path(folder) / "hits"
+    if not Path(folder).is_dir():
+        raise JudgmentError(f"--hits {folder}: no such folder")
     if not table_path.exists():
         raise JudgmentError(f"--hits {folder}: no hits/ table in it; give the folder capclean da prepare wrote")
     try:
@@ -46,13 +48,18 @@ def read_judgments(path: Path) -> RawJudgments:
     """The judgments of one file, in whichever shape it holds them, not yet checked against the HITs."""
     columns, rows = read_rows(path)
     if is_mturk(columns):
-        return mturk_judgments(rows, columns, str(path))
-    missing = [name for name in PLAIN_COLUMNS if name not in columns]
-    if missing:
-        raise JudgmentError(f"{path}: no column(s) {', '.join(missing)} (columns found: {', '.join(columns) or 'none'});"
-                            f" judgments have {', '.join(PLAIN_COLUMNS)} (and optionally seconds), or are MTurk's "
-                            "batch results (WorkerId, WorkTimeInSeconds, Input.hit_id, Answer.score_<slot>)")
-    return plain_judgments(rows, str(path))
+        judgments = mturk_judgments(rows, columns, str(path))
+    else:
+        missing = [name for name in PLAIN_COLUMNS if name not in columns]
+        if missing:
+            raise JudgmentError(f"{path}: no column(s) {', '.join(missing)} (columns found: "
+                                f"{', '.join(columns) or 'none'}); judgments have {', '.join(PLAIN_COLUMNS)} (and "
+                                "optionally seconds), or are MTurk's batch results (WorkerId, WorkTimeInSeconds, "
+                                "Input.hit_id, Answer.score_<slot>)")
+        judgments = plain_judgments(rows, str(path))
+    if not judgments.where:
+        raise JudgmentError(f"{path} holds no judgment")  # an empty export, most likely: say so, not score nothing
+    return judgments
 
 
 def read_rows(path: Path) -> tuple:
