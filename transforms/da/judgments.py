@@ -132,7 +132,7 @@ class Judgments:
 def check_judgments(raw_files: list, hits: Hits) -> Judgments:
     """The judgments of every file, checked against `hits`; a worker who rated the same slot of the same HIT
     twice, in one file or across files, is an error naming both places."""
-    seen = {}  # (worker, hit row) -> (source, where) of its first judgment
+    seen = {}  # (worker, hit row) -> where its first judgment is ("FILE: line N")
     workers, rows, scores, seconds = [], [], [], []
     for raw in raw_files:
         for at in range(len(raw.where)):
