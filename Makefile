@@ -61,6 +61,7 @@ bench: install
 	$(BIN)/python benchmarks/bench_hardneg.py --input $(INPUT) $(BEAM_ARGS)
 	$(BIN)/python benchmarks/bench_relevance.py --input $(INPUT)
 	$(BIN)/python benchmarks/bench_meteor.py --input $(INPUT)
+	$(BIN)/python benchmarks/bench_da_score.py
 
 # The default cleaning of synthetic corpora 1, 5 and 10 times MSR-VTT (written to a temporary folder).
 bench-scale: install

@@ -69,5 +69,48 @@ DA_DEGRADED = pa.schema([
     required("donor_caption"), required("donor_video_id"), required("seed", pa.int64()),
 ])
 
+# `capclean da score` (transforms/da/scoring.py; docs/commands/da-score.md gives every column).
+# da_workers/: one row per worker: the quality-control test of their good/degraded pairs, the repeat check,
+# the mean and standard deviation their z scores use, and `status` (kept, or why not).
+DA_WORKERS = pa.schema([
+    required("worker"), required("judgments", pa.int64()), required("hits", pa.int32()), required("pairs", pa.int32()),
+    optional("original_mean", pa.float64()), optional("degraded_mean", pa.float64()),
+    optional("statistic", pa.float64()), optional("p_value", pa.float64()), required("repeat_pairs", pa.int32()),
+    optional("repeat_p_value", pa.float64()), optional("repeat_consistent", pa.bool_()),
+    optional("mean", pa.float64()), optional("sd", pa.float64()), optional("seconds_per_item", pa.float64()),
+    required("kept", pa.bool_()), required("status"),
+])
+
+# da_checks/: one row per check pair of a worker: a degraded or repeat slot beside the slot it copies.
+DA_CHECKS = pa.schema([
+    required("worker"), required("hit_id"), required("kind"), required("item_id"), required("original_slot", pa.int32()),
+    required("slot", pa.int32()), required("original_score", pa.float64()), required("check_score", pa.float64()),
+])
+
+# da_captions/: one row per caption judged in a system or reference slot: the kept workers' mean raw score and z.
+DA_CAPTIONS = pa.schema([
+    required("system"), required("kind"), required("item_id"), required("video_id"), optional("sen_id", pa.int64()),
+    required("caption"), required("n", pa.int32()), required("raw_mean", pa.float64()),
+    required("z_mean", pa.float64()),
+])
+
+# da_systems/: one row per system, best mean z first: its score, the bootstrap 95% interval of its mean z,
+# its significance cluster and the range of ranks the significant wins allow.
+DA_SYSTEMS = pa.schema([
+    required("rank", pa.int32()), required("system"), required("kind"), required("captions", pa.int32()),
+    required("n", pa.int64()), required("raw_mean", pa.float64()), required("z_mean", pa.float64()),
+    required("z_low", pa.float64()), required("z_high", pa.float64()), required("cluster", pa.int32()),
+    required("best_rank", pa.int32()), required("worst_rank", pa.int32()),
+])
+
+# da_pairs/: one row per ordered pair of systems: the one-sided Wilcoxon rank-sum test that `system`'s
+# captions have higher z than `other`'s, and whether it is a win (p below --win-alpha).
+DA_PAIRS = pa.schema([
+    required("system"), required("other"), required("statistic", pa.float64()), required("p_value", pa.float64()),
+    required("wins", pa.bool_()),
+])
+
 EVALUATION_TABLES = {"pos": POS, "hardneg": HARDNEG, "overlap": OVERLAP, "fn_candidates": FN_CANDIDATES,
-                     "relevance": RELEVANCE, "hits": DA_HITS, "degraded": DA_DEGRADED}
+                     "relevance": RELEVANCE, "hits": DA_HITS, "degraded": DA_DEGRADED,
+                     "da_workers": DA_WORKERS, "da_checks": DA_CHECKS, "da_captions": DA_CAPTIONS,
+                     "da_systems": DA_SYSTEMS, "da_pairs": DA_PAIRS}

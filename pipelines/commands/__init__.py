@@ -10,6 +10,7 @@ from pipelines.cleaning.commands.report import Report
 from pipelines.cleaning.commands.sweep import Sweep
 from pipelines.cleaning.commands.vocab import Vocab
 from pipelines.evaluation.da.prepare.command import DaPrepare
+from pipelines.evaluation.da.score.command import DaScore
 from pipelines.evaluation.evaluate.command import Evaluate
 from pipelines.evaluation.fire.command import Fire
 from pipelines.evaluation.hardneg.command import Hardneg
@@ -32,4 +33,5 @@ COMMANDS = (
     Ndcg(),
     Evaluate(),
     DaPrepare(),  # Direct Assessment
+    DaScore(),
 )

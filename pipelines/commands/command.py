@@ -37,7 +37,8 @@ class Command:
     writes    FOLDER or FILES
     example   the arguments of a small run, with {raw} (MSR-VTT-format annotations), {run} (a clean output),
               {hardneg}, {relevance}, {scores_for_hardneg}, {predictions}, {labels}, {similarity} (a texts x
-              videos matrix of {raw}'s full-test protocol) and {out} (where it writes)
+              videos matrix of {raw}'s full-test protocol), {da_hits} (a prepared Direct Assessment folder),
+              {da_judgments} (its judgments) and {out} (where it writes)
               to fill in: the contract test runs it, and `--help` shows it
     renamed   {old flag: new flag}: an old spelling is refused in one line that names the new one
     """

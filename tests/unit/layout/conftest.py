@@ -210,6 +210,64 @@ def example_similarity(tmp_path_factory, example_raw):
     return path
 
 
+# {da_hits} and {da_judgments}: a Direct Assessment study of the test captions, as `capclean da prepare` lays
+# out hits/ (one HIT): each test caption shown as system "raw" and as system "clean", two reference captions,
+# degraded copies of the first ten system items (the middle word replaced) and repeats of the next eight.
+# Two careful workers score a degraded copy 40 below its original; a third clicks at random (by a formula).
+
+def da_example_hit() -> list:
+    test_captions = [text for _, (split, captions) in EXAMPLE_VIDEOS.items() if split == "test" for text in captions]
+    test_videos = [video for video, (split, captions) in EXAMPLE_VIDEOS.items() if split == "test" for _ in captions]
+    shown = [(system, video, text) for system in ("raw", "clean") for video, text in zip(test_videos, test_captions)]
+    rows = [("system", system, video, None, text, f"{system}/{at}", None) for at, (system, video, text) in
+            enumerate(shown)]
+    rows += [("reference", "reference", video, None, text, f"reference/{video}", None)
+             for video, text in [(video, captions[0]) for video, (split, captions) in EXAMPLE_VIDEOS.items()
+                                 if split == "test"][:2]]
+    for at in range(10):
+        _, system, video, _, text, item, _ = rows[at]
+        words = text.split()
+        words[len(words) // 2] = "zebra"
+        rows.append(("degraded", system, video, None, " ".join(words), f"{item}#degraded", at + 1))
+    rows += [("repeat", *rows[at][1:6], at + 1) for at in range(10, 18)]
+    names = ("kind", "system", "video_id", "sen_id", "caption", "item_id", "original_slot")
+    return [{"hit_id": "hit-0001", "slot": slot, **dict(zip(names, row))} for slot, row in enumerate(rows, 1)]
+
+
+@pytest.fixture(scope="session")
+def example_da_hits(tmp_path_factory):
+    """{da_hits}: a prepared Direct Assessment folder holding hits/."""
+    import pyarrow as pa
+
+    folder = tmp_path_factory.mktemp("da_hits") / "prepared"
+    (folder / "hits").mkdir(parents=True)
+    schema = pa.schema([("hit_id", pa.string()), ("slot", pa.int32()), ("kind", pa.string()), ("system", pa.string()),
+                        ("video_id", pa.string()), ("sen_id", pa.int64()), ("caption", pa.string()),
+                        ("item_id", pa.string()), ("original_slot", pa.int32())])
+    pq.write_table(pa.Table.from_pylist(da_example_hit(), schema=schema), folder / "hits" / "part-00000.parquet")
+    return folder
+
+
+@pytest.fixture(scope="session")
+def example_da_judgments(tmp_path_factory):
+    """{da_judgments}: three workers' judgments of every slot of {da_hits}'s HIT, as the rating page saves them."""
+    hit = da_example_hit()
+    score_of = {}
+    rows = []
+    for worker, offset in (("careful-1", 0), ("careful-2", 7), ("clicker", None)):
+        for slot in hit:
+            if offset is None:
+                score = (slot["slot"] * 37) % 101
+            elif slot["kind"] == "degraded":
+                score = score_of[worker, slot["original_slot"]] - 40
+            else:
+                score = 60 + (slot["slot"] * 11 + offset) % 35
+            score_of[worker, slot["slot"]] = score
+            rows.append((worker, "hit-0001", slot["slot"], score, 10))
+    return write_csv(tmp_path_factory.mktemp("da_judgments") / "judgments.csv",
+                     ["worker", "hit_id", "slot", "score", "seconds"], rows)
+
+
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
@@ -348,7 +406,8 @@ class CommandContract:
     def check_example_and_docs(self):
         assert self.command.example, f"{self.command.name} has no example"
         assert placeholders(self.command.example) <= {"raw", "run", "hardneg", "relevance", "scores_for_hardneg",
-                                                      "predictions", "labels", "similarity", "out"}
+                                                      "predictions", "labels", "similarity", "da_hits",
+                                                      "da_judgments", "out"}
         assert (self.docs / f"{self.command.slug}.md").is_file(), f"no {self.docs}/{self.command.slug}.md"
 
     def check_help_names_the_documented_flags(self):

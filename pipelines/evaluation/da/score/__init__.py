@@ -1,0 +1,1 @@
+"""`capclean da score`: Direct Assessment judgments to trusted workers, caption and system scores (command.py)."""
