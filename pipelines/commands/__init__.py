@@ -9,6 +9,7 @@ from pipelines.cleaning.commands.export import Export
 from pipelines.cleaning.commands.report import Report
 from pipelines.cleaning.commands.sweep import Sweep
 from pipelines.cleaning.commands.vocab import Vocab
+from pipelines.evaluation.baseline.command import Baseline
 from pipelines.evaluation.evaluate.command import Evaluate
 from pipelines.evaluation.fire.command import Fire
 from pipelines.evaluation.hardneg.command import Hardneg
@@ -30,4 +31,5 @@ COMMANDS = (
     Relevance(),
     Ndcg(),
     Evaluate(),
+    Baseline(),
 )

@@ -71,6 +71,21 @@ def add_split_and_videos_arguments(group, split_holds: str) -> None:
                        "retrieval_splits/MSRVTT_JSFUSION_test.csv, the 1k-A test split) or one id a line")
 
 
+def add_protocol_arguments(parser: argparse.ArgumentParser) -> None:
+    """--protocol, --videos and --sen-ids: the retrieval protocol whose rows (texts) and columns (videos) a
+    similarity matrix has (evaluate, baseline; transforms/evaluation/protocols.py)."""
+    from transforms.evaluation.protocols import PROTOCOLS
+
+    parser.add_argument("--protocol", required=True, choices=PROTOCOLS,
+                        help="1k-A: the JSFusion split's 1,000 videos x 1,000 sentences (--videos); full-test: "
+                        "every test video x every test caption (--input); custom: --videos x --sen-ids (--input)")
+    parser.add_argument("--videos", metavar="FILE", help="1k-A: the JSFusion CSV (retrieval_splits/"
+                        "MSRVTT_JSFUSION_test.csv: video_id, sentence); custom: the videos, a CSV with a "
+                        "video_id column or one id a line, in the matrix's order")
+    parser.add_argument("--sen-ids", metavar="FILE", help="custom: the captions, a CSV with a sen_id column or "
+                        "one id a line, in the matrix's order")
+
+
 def add_limit_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=int, metavar="N", help="only the first N videos (by video_id in natural "
                         "order: video2 before video10), for a quick trial; the output is marked partial")

@@ -5,9 +5,9 @@ The protocol is protocol_files.py, the scores scores.py, the page page.py; the m
 transforms/evaluation/protocols.py and retrieval.py."""
 from dataclasses import dataclass
 
-from pipelines.commands.arguments import RUN_OR_RAW_HELP, add_figure_file_arguments
+from pipelines.commands.arguments import RUN_OR_RAW_HELP, add_figure_file_arguments, add_protocol_arguments
 from pipelines.commands.command import FILES, Command
-from transforms.evaluation.protocols import ORIENTATIONS, PROTOCOLS
+from transforms.evaluation.protocols import ORIENTATIONS
 
 WRITTEN_BY = "capclean evaluate"  # the mark of a --json file this command wrote (and may replace)
 TEXTS_WRITTEN_BY = "capclean evaluate --write-texts"  # the mark of a --write-texts file
@@ -38,9 +38,7 @@ class Evaluate(Command):
                "texts-x-videos", "--json", "{out}/evaluate.json", "--report", "{out}/evaluate.html")
 
     def add_arguments(self, parser):
-        parser.add_argument("--protocol", required=True, choices=PROTOCOLS,
-                            help="1k-A: the JSFusion split's 1,000 videos x 1,000 sentences (--videos); full-test: "
-                            "every test video x every test caption (--input); custom: --videos x --sen-ids (--input)")
+        add_protocol_arguments(parser)
         task = parser.add_mutually_exclusive_group(required=True)
         task.add_argument("--scores", metavar="FILE", help="the model's similarity matrix: .npy, or .npz with one "
                           "array (or one named scores), its rows and columns in the protocol's order; or, for "
@@ -52,11 +50,6 @@ class Evaluate(Command):
                             "it is square (1k-A); otherwise its shape says it")
         parser.add_argument("--input", metavar="RUN_OR_RAW", help=RUN_OR_RAW_HELP + ": the captions (full-test, "
                             "custom; for 1k-A, what each sentence is matched to, to report its sen_ids)")
-        parser.add_argument("--videos", metavar="FILE", help="1k-A: the JSFusion CSV (retrieval_splits/"
-                            "MSRVTT_JSFUSION_test.csv: video_id, sentence); custom: the videos, a CSV with a "
-                            "video_id column or one id a line, in the matrix's order")
-        parser.add_argument("--sen-ids", metavar="FILE", help="custom: the captions, a CSV with a sen_id column or "
-                            "one id a line, in the matrix's order")
         add_figure_file_arguments(parser, "evaluate", "the figures and the random baseline")
 
     def run(self, args: EvaluateArgs) -> int:
