@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from pipelines.commands.arguments import RUN_OR_RAW_HELP, add_figure_file_arguments, add_protocol_arguments
 from pipelines.commands.command import FILES, Command
+from pipelines.evaluation.evaluate.ndcg_figures import DEFAULT_PROXIES, add_ndcg_arguments
 from transforms.evaluation.protocols import ORIENTATIONS
 
 WRITTEN_BY = "capclean evaluate"  # the mark of a --json file this command wrote (and may replace)
@@ -26,6 +27,7 @@ class EvaluateArgs:
     sen_ids: str | None = None
     json: str | None = None
     report: str | None = None
+    proxies: str = DEFAULT_PROXIES
 
 
 class Evaluate(Command):
@@ -51,8 +53,10 @@ class Evaluate(Command):
         parser.add_argument("--input", metavar="RUN_OR_RAW", help=RUN_OR_RAW_HELP + ": the captions (full-test, "
                             "custom; for 1k-A, what each sentence is matched to, to report its sen_ids)")
         add_figure_file_arguments(parser, "evaluate", "the figures and the random baseline")
+        add_ndcg_arguments(parser)
 
     def run(self, args: EvaluateArgs) -> int:
+        from pipelines.evaluation.evaluate.ndcg_figures import chosen_proxies
         from pipelines.evaluation.evaluate.page import write_evaluate_report
         from pipelines.evaluation.evaluate.protocol_files import EvaluateInputError, read_protocol
         from pipelines.evaluation.evaluation_io import check_figure_files, write_figure_files
@@ -63,6 +67,7 @@ class Evaluate(Command):
         # Every target is checked before the protocol and the matrix are read, so a refused one costs nothing.
         texts_path = (check_json_target(args.write_texts, TEXTS_WRITTEN_BY, EvaluateInputError, "--write-texts")
                       if args.write_texts else None)
+        chosen_proxies(args.proxies)
         json_path, report_path = check_figure_files(args.json, args.report, WRITTEN_BY, EvaluateInputError,
                                                     "evaluate.html")
         protocol = read_protocol(args.protocol, args.input, args.videos, args.sen_ids)
@@ -99,20 +104,25 @@ def evaluate_figures(protocol, args: EvaluateArgs) -> dict:
     from pipelines.evaluation.evaluate.scores import read_scores
     from transforms.evaluation.retrieval import random_retrieval, retrieval_figures
 
+    from pipelines.evaluation.evaluate.ndcg_figures import chosen_proxies, ndcg_figures
+
     similarity, orientation = read_scores(args.scores, args.orientation, protocol)
     own_columns = protocol.own_columns()
     return {"written_by": WRITTEN_BY, "protocol": protocol.name, "scores": args.scores, "orientation": orientation,
             "input": args.input, "texts": len(protocol.queries), "videos": len(protocol.video_ids),
             "ties": TIES, "v2t_positives": V2T_POSITIVES, "matching": matching(protocol, args),
             "model": retrieval_figures(similarity, own_columns),
-            "random": random_retrieval(own_columns, len(protocol.video_ids))}
+            "random": random_retrieval(own_columns, len(protocol.video_ids)),
+            "ndcg": ndcg_figures(protocol, similarity, args.input, chosen_proxies(args.proxies))}
 
 
 FIGURES = ("R@1", "R@5", "R@10", "MdR", "MnR")
 
 
 def format_figures(figures: dict) -> str:
-    """One row per direction, the model's then random's: R@K in percent, MdR and MnR as ranks."""
+    """One row per direction, the model's then random's: R@K in percent, MdR and MnR as ranks; then nDCG."""
+    from pipelines.evaluation.evaluate.ndcg_figures import format_ndcg
+
     lines = [f"capclean evaluate: {figures['protocol']}, {figures['texts']:,} texts x {figures['videos']:,} videos; "
              "ties count against the model",
              f"  {'':<12}" + "".join(f"{name:>9}" for name in FIGURES)]
@@ -125,7 +135,7 @@ def format_figures(figures: dict) -> str:
     if counts:
         lines.append(f"  sentences matched to captions: {counts['exact']:,} exactly, {counts['normalised']:,} once "
                      f"normalised, {counts['unmatched']:,} not; {counts['several_sen_ids']:,} match several")
-    return "\n".join(lines)
+    return "\n".join(lines + format_ndcg(figures.get("ndcg")))
 
 
 def figure_text(name: str, value: float) -> str:
