@@ -97,6 +97,11 @@ def own_video_cells(texts: list, flat: list, caption_counts, document_counts, te
     rows = [row for row, text in enumerate(texts) if text.exclude]
     if not rows:
         return {}
+    own = {(column, sen_id) for column, sen_id, _ in flat}
+    strangers = [(row, sen_id) for row in rows for sen_id in texts[row].exclude
+                 if (texts[row].own_column, sen_id) not in own]
+    if strangers:
+        raise ValueError(f"text {strangers[0][0]}: sen_id {strangers[0][1]} is not a caption of its own video")
     pairs = [(number, index_of[sen_id]) for number, row in enumerate(rows) for sen_id in texts[row].exclude]
     left_out = sp.csr_matrix((np.ones(len(pairs)), tuple(zip(*pairs))), shape=(len(rows), len(flat)))
     own_documents = document_counts[[texts[row].own_column for row in rows]] - left_out @ caption_counts

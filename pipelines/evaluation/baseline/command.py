@@ -49,10 +49,11 @@ class Baseline(Command):
         target = check_npy_target(args.output)
         protocol = read_protocol(args.protocol, args.input, args.videos, args.sen_ids)
         texts, video_captions, idf_documents = baseline_inputs(protocol, args.input)
+        texts = with_edited_captions(texts, protocol, args.input, video_captions)
         unmatched = sum(not text.exclude for text in texts)
         if unmatched:
-            log.warning("warning: %d of the %d sentences match no caption of %s: nothing is left out of their "
-                        "videos' documents, so their figures may be flattered", unmatched, len(texts), args.input)
+            log.warning("warning: %d of the %d sentences match no caption of %s, nor an earlier text of one it kept: "
+                        "nothing is left out for them (the cleaning removed their captions, or they are not there)", unmatched, len(texts), args.input)
         write_baseline(target, texts, video_captions, idf_documents)
         print(f"capclean baseline: {len(texts):,} texts x {len(video_captions):,} videos of {protocol.name} "
               f"(idf from {len(idf_documents):,} videos outside it) written to {target}, texts x videos; score it "
@@ -87,6 +88,36 @@ def baseline_inputs(protocol, input_path: str) -> tuple:
             outside.setdefault(video_id, []).append(caption)
     texts = [BaselineText(query.text, column_of[query.video_id], tuple(query.sen_ids)) for query in protocol.queries]
     return texts, video_captions, [" \n".join(captions) for _, captions in sorted(outside.items())]
+
+
+def with_edited_captions(texts: list, protocol, input_path: str, video_captions: list) -> list:
+    """1k-A against a capclean output: a sentence that matches none of its video's captions as cleaned may be
+    one the cleaning edited; its edits/ rows hold the caption's earlier texts, and a sentence matching one of
+    them is that caption, left out of its own video as on raw data. (A caption the cleaning removed, edited
+    first or not, is in no document: nothing to leave out.)"""
+    unmatched = [row for row, text in enumerate(texts) if not text.exclude]
+    edits = Path(input_path) / "edits"
+    if not unmatched or not edits.is_dir():
+        return texts
+    import pyarrow.parquet as pq
+
+    from transforms.evaluation.protocols import match_sentence
+    from transforms.evaluation.text_baseline import BaselineText
+
+    wanted = {protocol.queries[row].video_id for row in unmatched}
+    earlier = {}
+    for row in pq.read_table(edits, columns=["sen_id", "video_id", "before"]).to_pylist():
+        if row["video_id"] in wanted:
+            earlier.setdefault(row["video_id"], []).append((row["sen_id"], row["before"]))
+    texts = list(texts)
+    for row in unmatched:
+        sen_ids, _ = match_sentence(texts[row].text, earlier.get(protocol.queries[row].video_id, []))
+        kept = {sen_id for sen_id, _ in video_captions[texts[row].own_column]}
+        texts[row] = BaselineText(texts[row].text, texts[row].own_column, tuple(sorted(set(sen_ids) & kept)))
+    found = sum(bool(texts[row].exclude) for row in unmatched)
+    log.info("baseline: %d of the %d sentences that match no caption of %s match an earlier text of a caption "
+             "it kept (edits/): those captions are left out too", found, len(unmatched), input_path)
+    return texts
 
 
 def write_baseline(target: Path, texts: list, video_captions: list, idf_documents: list) -> None:

@@ -78,3 +78,8 @@ def test_the_matrix_fills_a_given_array_a_block_at_a_time(monkeypatch):
     text_baseline.baseline_scores(TEXTS, VIDEO_CAPTIONS, [], out=out, progress=lambda done, total: seen.append((done, total)))
     assert seen == [(1, 4), (2, 4), (3, 4), (4, 4)]
     np.testing.assert_allclose(out, baseline_scores(TEXTS, VIDEO_CAPTIONS, []))
+
+
+def test_a_caption_to_leave_out_must_be_one_of_the_texts_own_video():
+    with pytest.raises(ValueError, match="text 0: sen_id 2 is not a caption of its own video"):
+        baseline_scores([BaselineText("dog runs", 0, (2,))], VIDEO_CAPTIONS, [])
