@@ -6,9 +6,31 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from tests.unit.evaluation.test_relevance import CAPTIONS, tagged
+from transforms.evaluation.pos import TaggedCaption
 from transforms.evaluation.relevance import RelevanceReading, caption_sets, query_relevance, relevance_from_sets
 
+# spaCy's universal tags of the words below (what en_core_web_sm gives them); lemmas are the words.
+TAGS = {"a": "DET", "the": "DET", "is": "AUX", "on": "ADP", "in": "ADP", "man": "NOUN", "woman": "NOUN",
+        "car": "NOUN", "road": "NOUN", "pasta": "NOUN", "food": "NOUN", "kitchen": "NOUN", "dog": "NOUN",
+        "dogs": "NOUN", "beach": "NOUN", "red": "ADJ", "driving": "VERB", "drives": "VERB", "cooking": "VERB",
+        "cooks": "VERB", "runs": "VERB", "run": "VERB"}
+
+
+def tagged(sen_id, video_id, text):
+    """A TaggedCaption of space-separated tokens, tagged from TAGS."""
+    tokens = tuple(text.split())
+    return TaggedCaption(sen_id, video_id, "test", text, tokens, tuple(TAGS[token] for token in tokens),
+                         tuple("X" for _ in tokens), tokens, tuple(True for _ in tokens))
+
+
+# test_relevance.py's two videos: video1's bow set (10%) is man, driving, car, drives, red, road; video2's
+# woman, cooking, pasta, cooks, food, kitchen, man.
+CAPTIONS = [
+    tagged(0, "video1", "a man is driving a car"), tagged(1, "video1", "a man drives a red car"),
+    tagged(2, "video1", "the car is on the road"), tagged(3, "video1", "a man is driving"),
+    tagged(4, "video2", "a woman is cooking pasta"), tagged(5, "video2", "a woman cooks food in a kitchen"),
+    tagged(6, "video2", "a man is cooking"), tagged(7, "video2", "the woman is cooking in the kitchen"),
+]
 READINGS = [RelevanceReading(), RelevanceReading(video_sets="caption-mean"), RelevanceReading(video_sets="caption-max"),
             RelevanceReading(own_captions_one=False, video_threshold=0.5)]
 
@@ -34,9 +56,8 @@ def test_syn_with_the_videos_own_senses_too(wordnet):
 
 
 def test_a_sentence_that_is_no_caption_against_the_videos_sets():
-    # bow, default reading (10%): video1's set is man, driving, car, drives, red, road; video2's woman, cooking,
-    # pasta, cooks, food, kitchen, man (test_relevance.py). The query "a man cooks food", of video2: {man, cooks,
-    # food} shares man with video1 (1 / (6 + 3 - 1)); its own video is 1.
+    # bow, default reading: the query "a man cooks food", of video2: {man, cooks, food} shares man with video1's
+    # six words (1 / (6 + 3 - 1)); its own video is 1.
     reading = RelevanceReading()
     sets = caption_sets(CAPTIONS, "bow", reading)
     query = caption_sets([tagged(100, "video2", "a man cooks food")], "bow", reading)
