@@ -51,10 +51,16 @@ def ndcg_figures(protocol, similarity, input_path: str | None, proxies: tuple) -
     for number, (proxy, relevance) in enumerate(protocol_relevance(protocol, input_path, proxies), start=1):
         log.info("nDCG: proxy %s (%d of %d), %s texts x %s videos", proxy, number, len(proxies),
                  f"{relevance.shape[1]:,}", f"{relevance.shape[0]:,}")
-        figures["proxies"][proxy] = {"model": ndcg_table(relevance, scores, options),
+        figures["proxies"][proxy] = {"model": ndcg_table(relevance, scores, options, progress_of(proxy)),
                                      "random": ndcg_table(relevance, "random", options),
                                      "pairs": int(relevance.nnz)}
     return figures
+
+
+def progress_of(proxy: str):
+    def progress(done: int, total: int) -> None:
+        log.info("nDCG: proxy %s, %d of %d (direction, gain) done", proxy, done, total)
+    return progress
 
 
 def relevance_note(protocol) -> str:
