@@ -94,8 +94,9 @@ def test_transforms_import_neither_beam_nor_pipelines():
 
 
 # (importer, imported) evaluation packages allowed to import one another: posrank's page is hardneg's page with
-# a PoSRank section (pipelines/evaluation/posrank/command.py).
-EVALUATION_EDGES = {("posrank", "hardneg")}
+# a PoSRank section (pipelines/evaluation/posrank/command.py); evaluate's nDCG section is ndcg's table
+# (pipelines/evaluation/evaluate/ndcg_figures.py); baseline reads a protocol as evaluate does (its protocol_files.py).
+EVALUATION_EDGES = {("posrank", "hardneg"), ("evaluate", "ndcg"), ("baseline", "evaluate")}
 
 
 def evaluation_package(module: str) -> str | None:
