@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from pipelines.commands.arguments import RUN_OR_RAW_HELP, add_figure_file_arguments, add_protocol_arguments
 from pipelines.commands.command import FILES, Command
-from pipelines.evaluation.evaluate.ndcg_figures import DEFAULT_PROXIES, add_ndcg_arguments
+from pipelines.evaluation.evaluate.ndcg_figures import add_ndcg_arguments
 from transforms.evaluation.protocols import ORIENTATIONS
 
 WRITTEN_BY = "capclean evaluate"  # the mark of a --json file this command wrote (and may replace)
@@ -27,7 +27,8 @@ class EvaluateArgs:
     sen_ids: str | None = None
     json: str | None = None
     report: str | None = None
-    proxies: str = DEFAULT_PROXIES
+    proxies: str | None = None
+    relevance: str | None = None
 
 
 class Evaluate(Command):
@@ -67,7 +68,7 @@ class Evaluate(Command):
         # Every target is checked before the protocol and the matrix are read, so a refused one costs nothing.
         texts_path = (check_json_target(args.write_texts, TEXTS_WRITTEN_BY, EvaluateInputError, "--write-texts")
                       if args.write_texts else None)
-        chosen_proxies(args.proxies)
+        chosen_proxies(args.proxies, args.relevance)
         json_path, report_path = check_figure_files(args.json, args.report, WRITTEN_BY, EvaluateInputError,
                                                     "evaluate.html")
         protocol = read_protocol(args.protocol, args.input, args.videos, args.sen_ids)
@@ -113,7 +114,8 @@ def evaluate_figures(protocol, args: EvaluateArgs) -> dict:
             "ties": TIES, "v2t_positives": V2T_POSITIVES, "matching": matching(protocol, args),
             "model": retrieval_figures(similarity, own_columns),
             "random": random_retrieval(own_columns, len(protocol.video_ids)),
-            "ndcg": ndcg_figures(protocol, similarity, args.input, chosen_proxies(args.proxies))}
+            "ndcg": ndcg_figures(protocol, similarity, args.input, chosen_proxies(args.proxies, args.relevance),
+                                 args.relevance)}
 
 
 FIGURES = ("R@1", "R@5", "R@10", "MdR", "MnR")

@@ -60,6 +60,16 @@ def test_evaluate_gives_the_ndcg_of_capclean_ndcg_on_the_same_pairs(raw, tmp_pat
         writer.writerow(["sen_id", "video_id", "score"])
         writer.writerows((sen_id, video, float(matrix[row, column])) for row, sen_id in enumerate(SEN_ID_ORDER)
                          for column, video in enumerate(VIDEO_ORDER))
+    # The same relevance read back by evaluate (--relevance) rather than computed: the same figures.
+    capclean(capsys, "evaluate", "--protocol", "custom", "--videos", videos, "--sen-ids", sen_ids, "--input", raw,
+             "--scores", tmp_path / "sim.npy", "--relevance", tmp_path / "relevance", "--json", tmp_path / "read.json")
+    read = json.loads((tmp_path / "read.json").read_text())["ndcg"]
+    assert list(read["proxies"]) == ["bow", "pos"] and read["relevance"].startswith("read from")
+    for proxy in ("bow", "pos"):
+        for source in ("model", "random"):
+            for direction in ("t2v", "v2t", "mean"):
+                assert read["proxies"][proxy][source][direction] == pytest.approx(
+                    evaluated["proxies"][proxy][source][direction], abs=1e-6)
     for scores, source in ((tmp_path / "scores.csv", "model"), ("random", "random")):
         capclean(capsys, "ndcg", "--relevance", tmp_path / "relevance", "--scores", scores,
                  "--json", tmp_path / f"ndcg-{source}.json")
@@ -92,6 +102,14 @@ def test_1k_a_sentences_that_are_captions_score_as_those_captions(raw, tmp_path,
     one_k_a = json.loads((tmp_path / "1k-a.json").read_text())["ndcg"]
     custom = json.loads((tmp_path / "custom.json").read_text())["ndcg"]
     assert one_k_a["proxies"] == custom["proxies"]
+    # Read from a capclean relevance output of the same videos: each sentence's row is its caption's.
+    capclean(capsys, "relevance", "--input", raw, "--videos", videos, "--proxies", "bow,pos", "--output", tmp_path / "rel")
+    capclean(capsys, "evaluate", "--protocol", "1k-A", "--videos", tmp_path / "jsfusion.csv", *common[:4],
+             "--relevance", tmp_path / "rel", "--orientation", "texts-x-videos", "--json", tmp_path / "read.json")
+    read = json.loads((tmp_path / "read.json").read_text())["ndcg"]["proxies"]
+    for proxy in ("bow", "pos"):
+        for direction in ("t2v", "v2t", "mean"):
+            assert read[proxy]["model"][direction] == pytest.approx(one_k_a["proxies"][proxy]["model"][direction])
     assert "nDCG (%), cut-off relevant, ties averaged over their orders" in out
     assert "  bow   linear       random" in out
     assert "nDCG per proxy and direction" in (tmp_path / "1k-a.html").read_text()
@@ -116,3 +134,16 @@ def test_an_unknown_proxy_is_one_line_before_any_work(raw, tmp_path, capsys):
     err = capsys.readouterr().err
     assert code == 2 and len(err.strip().splitlines()) == 1 and "--proxies: unknown met" in err
     assert not (tmp_path / "f.json").exists()
+
+
+def test_a_relevance_that_does_not_cover_the_protocol_is_one_line(raw, tmp_path, capsys, write_annotations):
+    # A relevance of the first two videos only, read for the protocol of all three; and a proxy it lacks.
+    two = write_lines(tmp_path / "two.txt", ["video7010", "video7011"])
+    capclean(capsys, "relevance", "--input", raw, "--videos", two, "--proxies", "bow", "--output", tmp_path / "rel")
+    np.save(tmp_path / "full.npy", np.ones((9, 3), dtype=np.float32))
+    for extra, message in ((["--proxies", "bow"], "proxy bow has no pair of caption 6 with its own video video7012"),
+                           (["--proxies", "pos"], "has no proxy pos (it holds bow)")):
+        code = main(["evaluate", "--protocol", "full-test", "--input", raw, "--scores", str(tmp_path / "full.npy"),
+                     "--relevance", str(tmp_path / "rel"), *extra])
+        err = capsys.readouterr().err
+        assert code == 2 and len(err.strip().splitlines()) == 1 and message in err, err
