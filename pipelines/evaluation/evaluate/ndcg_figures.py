@@ -56,12 +56,12 @@ def ndcg_figures(protocol, similarity, input_path: str | None, proxies: tuple | 
     scores = dense_score_blocks(np.asarray(similarity).T)  # videos x texts, the relevance's shape
     figures = {"proxies": {}, "cutoff": CUTOFF, "ties": TIES, "relevance": relevance_note(protocol, relevance_dir)}
     if relevance_dir:
-        proxies = relevance_folders(relevance_dir, proxies)
-        relevances = read_protocol_relevance(protocol, relevance_dir, proxies)
+        folders = relevance_folders(relevance_dir, proxies)
+        relevances, count = read_protocol_relevance(protocol, relevance_dir, folders), len(folders)
     else:
-        relevances = protocol_relevance(protocol, input_path, proxies)
+        relevances, count = protocol_relevance(protocol, input_path, proxies), len(proxies)
     for number, (proxy, relevance) in enumerate(relevances, start=1):
-        log.info("nDCG: proxy %s (%d of %d), %s texts x %s videos", proxy, number, len(proxies),
+        log.info("nDCG: proxy %s (%d of %d), %s texts x %s videos", proxy, number, count,
                  f"{relevance.shape[1]:,}", f"{relevance.shape[0]:,}")
         figures["proxies"][proxy] = {"model": ndcg_table(relevance, scores, options, progress_of(proxy)),
                                      "random": ndcg_table(relevance, "random", options),
