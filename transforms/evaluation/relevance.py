@@ -358,8 +358,9 @@ def query_relevance(captions: CaptionSets, queries: CaptionSets, reading: Releva
             total = with_own_captions(total, own_rows[start:stop])
         total.eliminate_zeros()
         chunks.append(total.astype(np.float32).tocsr())
-    matrix = sp.hstack(chunks, format="csr", dtype=np.float32) if chunks else sp.csr_matrix((videos, 0), dtype=np.float32)
-    return Relevance(matrix, video_ids, queries.sen_ids)
+    if not chunks:
+        return Relevance(sp.csr_matrix((videos, 0), dtype=np.float32), video_ids, queries.sen_ids)
+    return Relevance(sp.hstack(chunks, format="csr", dtype=np.float32), video_ids, queries.sen_ids)
 
 
 def part_sides(captions: CaptionSets, number: int, query_sets: tuple, video_rows: np.ndarray, videos: int,

@@ -53,7 +53,8 @@ class Baseline(Command):
         unmatched = sum(not text.exclude for text in texts)
         if unmatched:
             log.warning("warning: %d of the %d sentences match no caption of %s, nor an earlier text of one it kept: "
-                        "nothing is left out for them (the cleaning removed their captions, or they are not there)", unmatched, len(texts), args.input)
+                        "nothing is left out for them (the cleaning removed their captions, or they are not there)",
+                        unmatched, len(texts), args.input)
         write_baseline(target, texts, video_captions, idf_documents)
         print(f"capclean baseline: {len(texts):,} texts x {len(video_captions):,} videos of {protocol.name} "
               f"(idf from {len(idf_documents):,} videos outside it) written to {target}, texts x videos; score it "

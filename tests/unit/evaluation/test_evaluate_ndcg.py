@@ -96,14 +96,16 @@ def test_1k_a_sentences_that_are_captions_score_as_those_captions(raw, tmp_path,
     np.save(tmp_path / "sim.npy", matrix)
     common = ["--input", raw, "--scores", tmp_path / "sim.npy", "--proxies", "bow,pos,syn"]
     out = capclean(capsys, "evaluate", "--protocol", "1k-A", "--videos", tmp_path / "jsfusion.csv", *common,
-                   "--orientation", "texts-x-videos", "--json", tmp_path / "1k-a.json", "--report", tmp_path / "1k-a.html")
+                   "--orientation", "texts-x-videos", "--json", tmp_path / "1k-a.json",
+                   "--report", tmp_path / "1k-a.html")
     capclean(capsys, "evaluate", "--protocol", "custom", "--videos", videos, "--sen-ids", sen_ids, *common,
              "--orientation", "texts-x-videos", "--json", tmp_path / "custom.json")
     one_k_a = json.loads((tmp_path / "1k-a.json").read_text())["ndcg"]
     custom = json.loads((tmp_path / "custom.json").read_text())["ndcg"]
     assert one_k_a["proxies"] == custom["proxies"]
     # Read from a capclean relevance output of the same videos: each sentence's row is its caption's.
-    capclean(capsys, "relevance", "--input", raw, "--videos", videos, "--proxies", "bow,pos", "--output", tmp_path / "rel")
+    capclean(capsys, "relevance", "--input", raw, "--videos", videos, "--proxies", "bow,pos",
+             "--output", tmp_path / "rel")
     capclean(capsys, "evaluate", "--protocol", "1k-A", "--videos", tmp_path / "jsfusion.csv", *common[:4],
              "--relevance", tmp_path / "rel", "--orientation", "texts-x-videos", "--json", tmp_path / "read.json")
     read = json.loads((tmp_path / "read.json").read_text())["ndcg"]["proxies"]

@@ -75,7 +75,8 @@ def test_the_matrix_fills_a_given_array_a_block_at_a_time(monkeypatch):
     monkeypatch.setattr(text_baseline, "BLOCK_CELLS", 2)  # one row a block
     seen = []
     out = np.full((4, 2), -1.0, dtype=np.float32)
-    text_baseline.baseline_scores(TEXTS, VIDEO_CAPTIONS, [], out=out, progress=lambda done, total: seen.append((done, total)))
+    text_baseline.baseline_scores(TEXTS, VIDEO_CAPTIONS, [], out=out,
+                                  progress=lambda done, total: seen.append((done, total)))
     assert seen == [(1, 4), (2, 4), (3, 4), (4, 4)]
     np.testing.assert_allclose(out, baseline_scores(TEXTS, VIDEO_CAPTIONS, []))
 
