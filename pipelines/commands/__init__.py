@@ -11,6 +11,7 @@ from pipelines.cleaning.commands.sweep import Sweep
 from pipelines.cleaning.commands.vocab import Vocab
 from pipelines.evaluation.da.prepare.command import DaPrepare
 from pipelines.evaluation.da.score.command import DaScore
+from pipelines.evaluation.baseline.command import Baseline
 from pipelines.evaluation.evaluate.command import Evaluate
 from pipelines.evaluation.fire.command import Fire
 from pipelines.evaluation.hardneg.command import Hardneg
@@ -32,6 +33,7 @@ COMMANDS = (
     Relevance(),
     Ndcg(),
     Evaluate(),
+    Baseline(),
     DaPrepare(),  # Direct Assessment
     DaScore(),
 )

@@ -272,11 +272,13 @@ def own_video_relevance(own_video_rows: np.ndarray, n_videos: int) -> sp.csr_mat
 
 # --- The figures of a run ------------------------------------------------------------------------
 
-def ndcg_table(relevance: sp.csr_matrix, ranking, options: NdcgOptions = NdcgOptions()) -> dict:
+def ndcg_table(relevance: sp.csr_matrix, ranking, options: NdcgOptions = NdcgOptions(),
+               progress: Callable[[int, int], None] | None = None) -> dict:
     """{direction or "mean": {gain: mean nDCG}} for one proxy's relevance (videos x captions).
 
     ranking: "random" (the exact expectation), "oracle" (ranked by the relevance), or ScoreBlocks
-    of a model's scores. "mean" is the mean of t2v and v2t, the paper's figure.
+    of a model's scores. "mean" is the mean of t2v and v2t, the paper's figure. `progress(done, total)`
+    is told of each (direction, gain) done: on the full test split a model's take a minute or more each.
     """
     if isinstance(ranking, str) and ranking not in ("random", "oracle"):
         raise ValueError(f"ranking {ranking!r}: 'random', 'oracle' or a model's score blocks")
@@ -291,6 +293,8 @@ def ndcg_table(relevance: sp.csr_matrix, ranking, options: NdcgOptions = NdcgOpt
             else:
                 values = model_ndcgs(blocks, by_query, direction, gain, options.cutoff, options.chunk_cells)
             table[direction][gain] = float(np.mean(values))
+            if progress:
+                progress(sum(map(len, table.values())), len(DIRECTIONS) * len(options.gains))
     table["mean"] = {gain: (table["t2v"][gain] + table["v2t"][gain]) / 2 for gain in options.gains}
     return table
 

@@ -320,3 +320,59 @@ def relevance_matrix(captions: list, proxy: str, reading: RelevanceReading = Rel
                      chunk_captions: int | None = None) -> Relevance:
     """The (videos x captions) relevance of a proxy for TaggedCaptions: caption_sets, then relevance_from_sets."""
     return relevance_from_sets(caption_sets(captions, proxy, reading, wordnet), reading, chunk_captions)
+
+
+# --- The relevance of texts that are not (all) the videos' captions -----------------------------------
+
+def query_relevance(captions: CaptionSets, queries: CaptionSets, reading: RelevanceReading,
+                    chunk_queries: int | None = None) -> Relevance:
+    """The (videos x queries) relevance of query texts to the videos of `captions`, as relevance_from_sets
+    builds it for captions: a video's side comes from all its captions (`captions`, of the same proxy),
+    a query's set from its own text (`queries`, whose video_ids are each query's own video, one of the
+    videos). A retrieval protocol's rows (1k-A's sentences, or a list of captions) against its videos;
+    when the queries are the captions themselves this is relevance_from_sets's matrix.
+
+    Videos are in order of first appearance among `captions`, queries in the order given.
+    """
+    video_ids, video_rows = video_membership(captions.video_ids)
+    videos, count = len(video_ids), len(queries.sen_ids)
+    row_of = {video: row for row, video in enumerate(video_ids)}
+    own_rows = np.array([row_of[video] for video in queries.video_ids], dtype=np.int64)
+    sides = [part_sides(captions, number, query_sets, video_rows, videos, reading)
+             for number, query_sets in enumerate(queries.sets)]
+    step = chunk_queries or default_chunk(videos, len(captions.sen_ids), reading)
+    chunks = []
+    for start in range(0, count, step):
+        stop = min(start + step, count)
+        total = sp.csr_matrix((videos, stop - start), dtype=np.float32)
+        for (video_side, caption_matrix, query_matrix), weight in zip(sides, captions.weights):
+            if weight == 0:
+                continue
+            if video_side is not None:
+                scores = iou(video_side, query_matrix[start:stop])
+            else:
+                scores = aggregate_by_video(iou(query_matrix[start:stop], caption_matrix), video_rows, videos,
+                                            reading.video_sets)
+            total = total + weight * scores
+        if reading.own_captions_one:
+            total = with_own_captions(total, own_rows[start:stop])
+        total.eliminate_zeros()
+        chunks.append(total.astype(np.float32).tocsr())
+    if not chunks:
+        return Relevance(sp.csr_matrix((videos, 0), dtype=np.float32), video_ids, queries.sen_ids)
+    return Relevance(sp.hstack(chunks, format="csr", dtype=np.float32), video_ids, queries.sen_ids)
+
+
+def part_sides(captions: CaptionSets, number: int, query_sets: tuple, video_rows: np.ndarray, videos: int,
+               reading: RelevanceReading) -> tuple:
+    """(the videos' sets or None, the captions' incidence, the queries' incidence) of one part, over one
+    vocabulary: the videos' sets for "threshold" readings, the captions themselves for the caption-* ones."""
+    if captions.video_sets is not None:  # syn with video-context senses: the videos' own sets
+        joint = incidence(captions.video_sets[number] + query_sets)
+        return joint[:videos], None, joint[videos:]
+    caption_sets_of_part = captions.sets[number]
+    joint = incidence(caption_sets_of_part + query_sets)
+    caption_matrix, query_matrix = joint[:len(caption_sets_of_part)], joint[len(caption_sets_of_part):]
+    if reading.video_sets == "threshold":
+        return video_sets_by_threshold(caption_matrix, video_rows, videos, reading.video_threshold), None, query_matrix
+    return None, caption_matrix, query_matrix

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pipelines.commands.arguments import RUN_OR_RAW_HELP, add_figure_file_arguments, add_protocol_arguments
 from pipelines.commands.command import FILES, Command
 from pipelines.evaluation.evaluate.fire_figures import add_fire_arguments
+from pipelines.evaluation.evaluate.ndcg_figures import add_ndcg_arguments
 
 WRITTEN_BY = "capclean evaluate"  # the mark of a --json file this command wrote (and may replace)
 TEXTS_WRITTEN_BY = "capclean evaluate --write-texts"  # the mark of a --write-texts file
@@ -30,6 +31,8 @@ class EvaluateArgs:
     report: str | None = None
     fire_labels: str | None = None
     skip_unmatched_labels: bool = False
+    proxies: str | None = None
+    relevance: str | None = None
 
 
 class Evaluate(Command):
@@ -61,8 +64,10 @@ class Evaluate(Command):
                             "Parquet or CSV of video_id, text_id, score as capclean posrank reads it")
         add_figure_file_arguments(parser, "evaluate", "the figures and the random baseline")
         add_fire_arguments(parser)
+        add_ndcg_arguments(parser)
 
     def run(self, args: EvaluateArgs) -> int:
+        from pipelines.evaluation.evaluate.ndcg_figures import chosen_proxies
         from pipelines.evaluation.evaluate.page import write_evaluate_report
         from pipelines.evaluation.evaluate.posrank_figures import (check_negatives_flags, format_posrank_section,
                                                                    negatives_texts, posrank_section)
@@ -77,6 +82,7 @@ class Evaluate(Command):
         # Every target is checked before the protocol and the matrix are read, so a refused one costs nothing.
         texts_path = (check_json_target(args.write_texts, TEXTS_WRITTEN_BY, EvaluateInputError, "--write-texts")
                       if args.write_texts else None)
+        chosen_proxies(args.proxies, args.relevance)
         json_path, report_path = check_figure_files(args.json, args.report, WRITTEN_BY, EvaluateInputError,
                                                     "evaluate.html")
         check_negatives_flags(args.negatives, args.negatives_scores)
@@ -121,13 +127,17 @@ def evaluate_figures(protocol, args: EvaluateArgs) -> dict:
     from pipelines.evaluation.evaluate.scores import read_scores
     from transforms.evaluation.retrieval import random_retrieval, retrieval_figures
 
+    from pipelines.evaluation.evaluate.ndcg_figures import chosen_proxies, ndcg_figures
+
     similarity, orientation = read_scores(args.scores, args.orientation, protocol)
     own_columns = protocol.own_columns()
     figures = {"written_by": WRITTEN_BY, "protocol": protocol.name, "scores": args.scores, "orientation": orientation,
             "input": args.input, "texts": len(protocol.queries), "videos": len(protocol.video_ids),
             "ties": TIES, "v2t_positives": V2T_POSITIVES, "matching": matching(protocol, args),
             "model": retrieval_figures(similarity, own_columns),
-            "random": random_retrieval(own_columns, len(protocol.video_ids))}
+            "random": random_retrieval(own_columns, len(protocol.video_ids)),
+            "ndcg": ndcg_figures(protocol, similarity, args.input, chosen_proxies(args.proxies, args.relevance),
+                                 args.relevance)}
     if args.fire_labels:
         from pipelines.evaluation.evaluate.fire_figures import fire_figures
 
@@ -139,7 +149,9 @@ FIGURES = ("R@1", "R@5", "R@10", "MdR", "MnR")
 
 
 def format_figures(figures: dict) -> str:
-    """One row per direction, the model's then random's: R@K in percent, MdR and MnR as ranks."""
+    """One row per direction, the model's then random's: R@K in percent, MdR and MnR as ranks; then nDCG."""
+    from pipelines.evaluation.evaluate.ndcg_figures import format_ndcg
+
     lines = [f"capclean evaluate: {figures['protocol']}, {figures['texts']:,} texts x {figures['videos']:,} videos; "
              "ties count against the model",
              f"  {'':<12}" + "".join(f"{name:>9}" for name in FIGURES)]
@@ -156,7 +168,7 @@ def format_figures(figures: dict) -> str:
         from pipelines.evaluation.evaluate.fire_figures import fire_lines
 
         lines += fire_lines(figures["fire"])
-    return "\n".join(lines)
+    return "\n".join(lines + format_ndcg(figures.get("ndcg")))
 
 
 def figure_text(name: str, value: float) -> str:

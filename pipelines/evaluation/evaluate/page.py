@@ -8,6 +8,7 @@ the same figures give the same bytes.
 """
 from pathlib import Path
 
+from pipelines.evaluation.evaluate.ndcg_figures import ndcg_section
 from pipelines.output.page_files import write_page
 from pipelines.pages.charts import BAR_COLOR, legend, page_html, read_figures, share_bars
 from pipelines.pages.html import esc, page_header, points, section
@@ -29,6 +30,7 @@ def write_evaluate_report(figures, path) -> Path:
     sections = [header_section(figures), figures_section(figures), bars_section(figures)]
     if figures.get("matching"):
         sections.append(matching_section(figures["matching"]))
+    sections += ndcg_section(figures.get("ndcg"))
     if figures.get("fire"):
         from pipelines.evaluation.evaluate.fire_figures import fire_section
 

@@ -77,10 +77,16 @@ def read_gallery(folders: dict) -> Gallery:
     return Gallery(tuple(sorted(videos, key=video_order)), tuple(sorted(sen_ids)))
 
 
-def read_relevance(folder: Path, gallery: Gallery) -> sp.csr_matrix:
-    """One proxy's relevance as a (videos x captions) CSR matrix in the gallery's order."""
+def read_relevance(folder: Path, gallery: Gallery, within: bool = False) -> sp.csr_matrix:
+    """One proxy's relevance as a (videos x captions) CSR matrix in the gallery's order. `within`: only the
+    pairs of the gallery's videos and captions are read (`capclean evaluate`'s protocol, inside a relevance of
+    a whole split); otherwise a pair outside it is an error."""
     rows, columns, scores = [], [], []
     for path, batch in _relevance_batches(folder):
+        if within:
+            batch = batch.filter(pc.and_(
+                pc.is_in(batch.column("video_id"), value_set=pa.array(gallery.video_ids, pa.string())),
+                pc.is_in(batch.column("sen_id"), value_set=pa.array(gallery.sen_ids, batch.column("sen_id").type))))
         rows.append(positions(batch.column("video_id"), gallery.video_ids, path, "video_id"))
         columns.append(positions(batch.column("sen_id"), gallery.sen_ids, path, "sen_id"))
         scores.append(batch.column("score").to_numpy(zero_copy_only=False).astype(np.float32))

@@ -229,3 +229,13 @@ def test_map_of_the_random_ranking_is_the_exact_expectation():
     table = map_table(np.array([0, 0, 1]), 2, "random")
     assert table["t2v"] == pytest.approx(0.75, abs=HAND)
     assert table["v2t"] == pytest.approx(0.70833, abs=HAND)
+
+
+def test_ndcg_table_tells_its_progress_with_the_total():
+    from transforms.evaluation.ndcg import dense_score_blocks, ndcg_table
+
+    relevance = sp.csr_matrix(np.array([[1.0, 0.5], [0.0, 1.0]], dtype=np.float32))
+    told = []
+    ndcg_table(relevance, dense_score_blocks(np.array([[0.9, 0.1], [0.2, 0.8]])),
+               progress=lambda done, total: told.append((done, total)))
+    assert told == [(1, 4), (2, 4), (3, 4), (4, 4)]
