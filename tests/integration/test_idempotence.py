@@ -31,11 +31,8 @@ def step_case(step):
 
 
 @pytest.fixture(scope="module")
-def first_run(msrvtt_dir, tmp_path_factory, multi_process):
-    output = tmp_path_factory.mktemp("first") / "msrvtt"
-    assert main(["clean", "--input", str(msrvtt_dir), "--output", str(output), "--profile", "default",
-                 "--export", "msrvtt-json"] + multi_process) == 0
-    return output
+def first_run(default_run):
+    return default_run
 
 
 @pytest.fixture(scope="module")

@@ -46,8 +46,8 @@ def paper_output(msrvtt_dir, tmp_path_factory, multi_process):
 
 
 @pytest.fixture(scope="module")
-def default_output(msrvtt_dir, tmp_path_factory, multi_process):
-    return clean(msrvtt_dir, tmp_path_factory.mktemp("default") / "msrvtt", "default", multi_process)
+def default_output(default_run):
+    return default_run
 
 
 def table(output, name):

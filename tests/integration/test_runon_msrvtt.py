@@ -4,7 +4,6 @@ import json
 import pyarrow.parquet as pq
 import pytest
 
-from pipelines.cli import main
 from transforms.runon.step import merge_sentences
 
 pytestmark = pytest.mark.integration
@@ -13,10 +12,8 @@ PAPER_TRUNCATED = 5260
 
 
 @pytest.fixture(scope="module")
-def default_output(msrvtt_dir, tmp_path_factory, multi_process):
-    output = tmp_path_factory.mktemp("runon") / "msrvtt"
-    assert main(["clean", "--input", str(msrvtt_dir), "--output", str(output), "--profile", "default"] + multi_process) == 0
-    return output
+def default_output(default_run):
+    return default_run
 
 
 def rows(output, table):
