@@ -17,8 +17,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.measure import run_measured  # noqa: E402
+from pipelines.evaluation.evaluation_io import write_parquet_table  # noqa: E402
+from schemas.evaluation_tables import DA_HITS  # noqa: E402
 from transforms.da.crowd import crowd, simulate_judgments, study_hits  # noqa: E402
-from transforms.da.judgments import HITS_COLUMNS  # noqa: E402
 
 SYSTEMS = ("s1", "s2", "s3", "s4", "s5")
 QUALITY = {"s1": 75.0, "s2": 65.0, "s3": 55.0, "s4": 45.0, "s5": 35.0, "reference": 85.0}
@@ -26,16 +27,8 @@ QUALITY = {"s1": 75.0, "s2": 65.0, "s3": 55.0, "s4": 45.0, "s5": 35.0, "referenc
 
 def write_study(folder: Path, hit_count: int, workers: int, hits_per_worker: int) -> tuple:
     """The prepared folder and the judgments file; returns (prepared, judgments, rows written)."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
     hits = study_hits(SYSTEMS, hit_count, seed=1)
-    schema = pa.schema([("hit_id", pa.string()), ("slot", pa.int32()), ("kind", pa.string()),
-                        ("system", pa.string()), ("video_id", pa.string()), ("sen_id", pa.int64()),
-                        ("caption", pa.string()), ("item_id", pa.string()), ("original_slot", pa.int32())])
-    (folder / "prepared" / "hits").mkdir(parents=True)
-    pq.write_table(pa.Table.from_pylist([{name: row[name] for name in HITS_COLUMNS} for row in hits], schema=schema),
-                   folder / "prepared" / "hits" / "part-00000.parquet")
+    write_parquet_table(folder / "prepared" / "hits", DA_HITS, hits)
     random = workers // 10
     judgments = simulate_judgments(hits, QUALITY, crowd(workers - random, random), hits_per_worker, seed=1)
     with open(folder / "judgments.csv", "w", newline="") as handle:
