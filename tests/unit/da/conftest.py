@@ -127,23 +127,38 @@ def hostile_caption():
     return HOSTILE
 
 
-@pytest.fixture(scope="session")
-def small_study(tmp_path_factory, write_annotations):
-    """The folder `capclean da prepare` wrote for the small study (hits/, rating.html, mturk/, ...)."""
+def _prepare_study(folder, write_annotations, systems: tuple, videos: int, *flags, hostile: bool = False):
+    """`capclean da prepare --systems` of `systems`' captions of `videos` test videos (video7010 ...), beside
+    three human captions of each (the references and the donors); the first caption is HOSTILE if `hostile`.
+    Returns the prepared folder."""
     from pipelines.cli import main
 
-    folder = tmp_path_factory.mktemp("da-small-study")
-    videos = [{"video_id": f"video{7010 + n}", "split": "test", "category": 1} for n in range(12)]
-    human = write_annotations(folder / "raw", videos, small_human_captions(12))
-    rows = [(f"video{7010 + n}", system, f"{system} shows {PEOPLE[n % 6]} who {ACTIONS[n % 6]} {n}")
-            for n in range(12) for system in SMALL_SYSTEMS]
-    rows[0] = (rows[0][0], rows[0][1], HOSTILE)
+    human = write_annotations(folder / "raw", [{"video_id": f"video{7010 + n}", "split": "test", "category": 1}
+                                               for n in range(videos)], small_human_captions(videos))
+    rows = [(f"video{7010 + n}", system, f"{system} shows {PEOPLE[(n + at) % 6]} who {ACTIONS[(n + 2 * at) % 6]} {n}")
+            for n in range(videos) for at, system in enumerate(systems)]
+    if hostile:
+        rows[0] = (rows[0][0], rows[0][1], HOSTILE)
     with open(folder / "systems.csv", "w", newline="", encoding="utf-8") as handle:
         csv.writer(handle).writerows([("video_id", "system", "caption"), *rows])
     prepared = folder / "prepared"
     assert main(["da", "prepare", "--input", str(human), "--systems", str(folder / "systems.csv"),
-                 "--output", str(prepared), *SMALL_RECIPE, "--seed", "3"]) == 0
+                 "--output", str(prepared), *flags]) == 0
     return prepared
+
+
+@pytest.fixture(scope="session")
+def prepare_study(write_annotations):
+    """(folder, systems, videos, *flags, hostile=False) -> the folder `capclean da prepare` wrote."""
+    return lambda folder, systems, videos, *flags, hostile=False: _prepare_study(
+        folder, write_annotations, systems, videos, *flags, hostile=hostile)
+
+
+@pytest.fixture(scope="session")
+def small_study(tmp_path_factory, prepare_study):
+    """The folder `capclean da prepare` wrote for the small study (hits/, rating.html, mturk/, ...)."""
+    return prepare_study(tmp_path_factory.mktemp("da-small-study"), SMALL_SYSTEMS, 12, *SMALL_RECIPE, "--seed", "3",
+                         hostile=True)
 
 
 @pytest.fixture(scope="session")
