@@ -92,6 +92,17 @@ def test_a_bad_judgment_is_one_line_exit_2_and_nothing_written(tmp_path, study, 
     assert not (tmp_path / "out").exists()
 
 
+def test_a_csv_line_the_csv_module_cannot_read_is_one_line(tmp_path, study, capsys):
+    """A cell over the csv module's size limit (131,072 characters) was a traceback, exit 1."""
+    prepared, _ = study
+    bad = tmp_path / "huge.csv"
+    bad.write_text("worker,hit_id,slot,score,note\nw1,hit-0001,1,50,short\nw1,hit-0001,2,50," + "x" * 200_000 + "\n")
+    code, _, err = run(capsys, "--hits", prepared, "--judgments", bad, "--output", tmp_path / "out")
+    assert (code, err.strip()) == (2, f"capclean: error: {bad}: line 3 is not a CSV row: field larger than field "
+                                      "limit (131072)")
+    assert not (tmp_path / "out").exists()
+
+
 def test_a_system_name_from_the_data_is_escaped_in_the_page(tmp_path, tiny_hit_rows, write_hits_folder,
                                                             write_judgments, capsys):
     rows = [{**row, "system": "<script>x</script>" if row["system"] == "A" else row["system"]} for row in tiny_hit_rows]
