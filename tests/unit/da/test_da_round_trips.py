@@ -10,7 +10,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from pipelines.cli import main
-from transforms.da.crowd import CONSTANT, Worker, crowd, simulate_judgments
+from transforms.da.crowd import CONSTANT, Worker, crowd, mturk_results, simulate_judgments
 
 QUALITY = {"model-a": 70.0, "model-b": 45.0, "reference": 85.0}
 
@@ -29,28 +29,16 @@ def write_plain(path, judgments: list):
     return path
 
 
-def mturk_results(prepared, judgments: list, path):
-    """MTurk's batch results CSV of `judgments`, as MTurk writes it: one row per assignment (a worker's HIT),
-    MTurk's own columns, Input.<column> for each column of the batch CSV that da prepare exported (its cells as
-    they were), and Answer.score_<slot> for each hidden field the template fills."""
+def write_mturk_results(prepared, judgments: list, path):
+    """The judgments as MTurk's batch results CSV for the batch da prepare exported (transforms/da/crowd.py's
+    mturk_results: one row per assignment, Input.<batch column>, Answer.score_<slot>)."""
     with open(prepared / "mturk" / "batch.csv", newline="", encoding="utf-8") as handle:
-        batch = {row["hit_id"]: row for row in csv.DictReader(handle)}
-    assignments = {}
-    for row in judgments:
-        assignments.setdefault((row["worker"], row["hit_id"]), {})[row["slot"]] = row["score"]
-    slots = max(slot for scores in assignments.values() for slot in scores)
-    columns = ["HITId", "HITTypeId", "Title", "AssignmentId", "WorkerId", "AssignmentStatus", "WorkTimeInSeconds",
-               *(f"Input.{name}" for name in next(iter(batch.values()))),
-               *(f"Answer.score_{slot}" for slot in range(1, slots + 1)), "Approve", "Reject"]
+        batch = list(csv.DictReader(handle))
+    rows = mturk_results(batch, judgments)
     with open(path, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, columns)
+        writer = csv.DictWriter(handle, list(rows[0]))
         writer.writeheader()
-        for number, ((worker, hit_id), scores) in enumerate(sorted(assignments.items())):
-            writer.writerow({"HITId": f"3HIT{hit_id[-4:]}", "HITTypeId": "3TYPE", "Title": "Rate video captions",
-                             "AssignmentId": f"3ASSIGN{number}", "WorkerId": worker, "AssignmentStatus": "Submitted",
-                             "WorkTimeInSeconds": 20 * len(scores),
-                             **{f"Input.{name}": value for name, value in batch[hit_id].items()},
-                             **{f"Answer.score_{slot}": int(value) for slot, value in scores.items()}})
+        writer.writerows(rows)
     return path
 
 
@@ -74,7 +62,7 @@ def test_mturk_results_made_from_the_batch_score_as_the_plain_table(small_study,
     results CSV and as a plain table give the same tables, seconds aside."""
     judgments = simulate_judgments(small_study_hits, QUALITY, crowd(6, 0), hits_per_worker=3, seed=5)
     plain = write_plain(tmp_path / "plain.csv", judgments)
-    mturk = mturk_results(small_study, judgments, tmp_path / "Batch_123_batch_results.csv")
+    mturk = write_mturk_results(small_study, judgments, tmp_path / "Batch_123_batch_results.csv")
     for judged, out in ((plain, tmp_path / "from-plain"), (mturk, tmp_path / "from-mturk")):
         code, printed, err = score(capsys, "--hits", small_study, "--judgments", judged, "--output", out,
                                    "--bootstrap", "100")
@@ -173,7 +161,7 @@ def test_a_slot_rated_twice_is_one_line_naming_both_places(small_study, small_st
 
 def test_a_bad_mturk_answer_is_one_line_naming_the_row_and_the_column(small_study, small_study_hits, tmp_path,
                                                                       capsys):
-    results = mturk_results(small_study, judged_by(small_study_hits) + judged_by(small_study_hits, "w2"),
+    results = write_mturk_results(small_study, judged_by(small_study_hits) + judged_by(small_study_hits, "w2"),
                             tmp_path / "results.csv")
     with open(results, newline="", encoding="utf-8") as handle:
         rows = list(csv.reader(handle))
