@@ -130,8 +130,8 @@ class Judgments:
 
 
 def check_judgments(raw_files: list, hits: Hits) -> Judgments:
-    """The judgments of every file, checked against `hits`; a worker who rated the same slot of the same HIT
-    twice, in one file or across files, is an error naming both places."""
+    """The judgments of every file, checked against `hits`, by worker then by HITs-table row; a worker who
+    rated the same slot of the same HIT twice, in one file or across files, is an error naming both places."""
     seen = {}  # (worker, hit row) -> where its first judgment is ("FILE: line N")
     workers, rows, scores, seconds = [], [], [], []
     for raw in raw_files:
@@ -152,8 +152,12 @@ def check_judgments(raw_files: list, hits: Hits) -> Judgments:
             rows.append(row)
             scores.append(score_cell(raw.score[at], where))
             seconds.append(seconds_cell(raw.seconds[at], where))
-    return Judgments(np.array(workers, dtype=object), np.array(rows, dtype=np.int64),
-                     np.array(scores, dtype=np.float64), np.array(seconds, dtype=np.float64))
+    # One order whatever the files' (by worker, then by the HITs table's row): the same judgments, split over
+    # files, ordered otherwise, or given as MTurk's results, make the same sums and the same tables.
+    workers, rows = np.array(workers, dtype=object), np.array(rows, dtype=np.int64)
+    order = np.lexsort((rows, workers.astype(str)))
+    return Judgments(workers[order], rows[order], np.array(scores, dtype=np.float64)[order],
+                     np.array(seconds, dtype=np.float64)[order])
 
 
 def text_cell(value, where: str, column: str) -> str:

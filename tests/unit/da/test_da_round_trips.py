@@ -59,8 +59,9 @@ def test_the_mturk_batch_carries_every_caption_as_it_is(small_study, small_study
 def test_mturk_results_made_from_the_batch_score_as_the_plain_table(small_study, small_study_hits, hostile_caption,
                                                                      tmp_path, capsys):
     """Six diligent workers rate all three HITs (12 good/degraded pairs each); their judgments as MTurk's
-    results CSV and as a plain table give the same tables, seconds aside."""
-    judgments = simulate_judgments(small_study_hits, QUALITY, crowd(6, 0), hits_per_worker=3, seed=5)
+    results CSV (one row per assignment, by worker and HIT) and as a plain table, last line first, give the
+    same tables, seconds aside."""
+    judgments = simulate_judgments(small_study_hits, QUALITY, crowd(6, 0), hits_per_worker=3, seed=5)[::-1]
     plain = write_plain(tmp_path / "plain.csv", judgments)
     mturk = write_mturk_results(small_study, judgments, tmp_path / "Batch_123_batch_results.csv")
     for judged, out in ((plain, tmp_path / "from-plain"), (mturk, tmp_path / "from-mturk")):
@@ -69,7 +70,9 @@ def test_mturk_results_made_from_the_batch_score_as_the_plain_table(small_study,
         assert code == 0, err
         assert "360 judgments by 6 workers; kept 6" in printed
     for name in ("da_systems", "da_captions", "da_pairs", "da_checks"):
-        assert pq.read_table(tmp_path / "from-plain" / name).equals(pq.read_table(tmp_path / "from-mturk" / name))
+        plain_bytes, mturk_bytes = ((tmp_path / run / name / "part-00000.parquet").read_bytes()
+                                    for run in ("from-plain", "from-mturk"))
+        assert plain_bytes == mturk_bytes, name
     captions = pq.read_table(tmp_path / "from-mturk" / "da_captions").to_pylist()
     assert hostile_caption in [row["caption"] for row in captions]
     systems = [row["system"] for row in pq.read_table(tmp_path / "from-mturk" / "da_systems").to_pylist()]
