@@ -155,10 +155,6 @@ def worker_score(worker: Worker, quality: float, rng) -> float:
     return float(np.clip(np.round(quality + worker.bias + rng.normal(0.0, worker.noise)), 0, 100))
 
 
-MTURK_OWN_COLUMNS = ("HITId", "HITTypeId", "Title", "AssignmentId", "WorkerId", "AssignmentStatus",
-                     "WorkTimeInSeconds")
-
-
 def mturk_results(batch: list, judgments: list, seconds_per_item: float = 20.0) -> list:
     """MTurk's batch results (row dicts, one per assignment: a worker's HIT) of `judgments` (worker, hit_id,
     slot, score), for the batch whose rows (dicts of its columns, hit_id among them) were published: MTurk's own
@@ -173,8 +169,9 @@ def mturk_results(batch: list, judgments: list, seconds_per_item: float = 20.0) 
     widest = max(slot for scores in assignments.values() for slot in scores)
     rows = []
     for number, ((worker, hit_id), scores) in enumerate(sorted(assignments.items()), 1):
-        rows.append({"HITId": f"3SIMHIT{hit_number[hit_id]:06d}", "HITTypeId": "3SIMTYPE", "Title": "Rate video captions",
-                     "AssignmentId": f"3SIMASSIGN{number:07d}", "WorkerId": worker, "AssignmentStatus": "Submitted",
+        rows.append({"HITId": f"3SIMHIT{hit_number[hit_id]:06d}", "HITTypeId": "3SIMTYPE",
+                     "Title": "Rate video captions", "AssignmentId": f"3SIMASSIGN{number:07d}", "WorkerId": worker,
+                     "AssignmentStatus": "Submitted",
                      "WorkTimeInSeconds": round(seconds_per_item * len(scores)),
                      **{f"Input.{name}": value for name, value in published[hit_id].items()},
                      **{f"Answer.score_{slot}": "" if slot not in scores else f"{scores[slot]:g}"

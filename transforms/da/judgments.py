@@ -62,7 +62,8 @@ def hits_from_columns(columns: dict, source: str) -> Hits:
         if kind not in KINDS:
             raise JudgmentError(f"{source}: row {row + 1}: kind {kind!r} is not one of {', '.join(KINDS)}")
         if (hit_id, slot) in row_of:
-            raise JudgmentError(f"{source}: row {row + 1}: HIT {hit_id} slot {slot} is also row {row_of[hit_id, slot] + 1}")
+            raise JudgmentError(f"{source}: row {row + 1}: HIT {hit_id} slot {slot} is also row "
+                                f"{row_of[hit_id, slot] + 1}")
         row_of[hit_id, slot] = row
     for row, (hit_id, kind, original) in enumerate(zip(columns["hit_id"], columns["kind"], columns["original_slot"])):
         if kind in CHECK_KINDS and (hit_id, original) not in row_of:

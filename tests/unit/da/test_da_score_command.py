@@ -68,7 +68,8 @@ def test_an_mturk_results_csv_scores_as_the_plain_table_does(tmp_path, study, ca
         writer.writerow(["HITId", "AssignmentId", "WorkerId", "WorkTimeInSeconds", "Input.hit_id"] +
                         [f"Answer.score_{slot}" for slot in range(1, 101)])
         for number, ((worker, hit_id), scores) in enumerate(sorted(assignments.items())):
-            writer.writerow([f"MT{number}", f"A{number}", worker, 600, hit_id] + [scores[slot] for slot in range(1, 101)])
+            writer.writerow([f"MT{number}", f"A{number}", worker, 600, hit_id] +
+                            [scores[slot] for slot in range(1, 101)])
     plain, from_mturk = tmp_path / "plain", tmp_path / "mturk"
     assert run(capsys, "--hits", prepared, "--judgments", first, "--output", plain, "--bootstrap", "50")[0] == 0
     assert run(capsys, "--hits", prepared, "--judgments", mturk, "--output", from_mturk, "--bootstrap", "50")[0] == 0

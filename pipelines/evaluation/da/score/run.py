@@ -109,6 +109,6 @@ def format_figures(figures: dict) -> str:
         if replicated["pearson_raw"] is None:
             lines.append(f"  replication: {replicated['systems']} systems in both runs; Pearson r needs three")
         else:
-            lines.append(f"  replication over {replicated['systems']} systems: Pearson r {replicated['pearson_raw']:.3f}"
-                         f" (raw), {replicated['pearson_z']:.3f} (z)")
+            lines.append(f"  replication over {replicated['systems']} systems: Pearson r "
+                         f"{replicated['pearson_raw']:.3f} (raw), {replicated['pearson_z']:.3f} (z)")
     return "\n".join(lines)
