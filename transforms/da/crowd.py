@@ -11,6 +11,9 @@ of its workers:
 - a constant worker answers the same value every time.
 Everything is drawn from one seed, so the same arguments give the same judgments.
 
+mturk_results gives the same judgments as MTurk's batch results CSV would hold them, for the batch CSV `capclean
+da prepare` exported (mturk/batch.csv): the round trip a crowd on MTurk makes.
+
 study_hits lays out a synthetic HITs table in the default recipe's shape (100 slots: 70 system, 10
 reference, 10 degraded, 10 repeat, in 10 blocks of 10, each check item copying an item of the block five
 away), for simulations only: `capclean da prepare` builds the real ones from captions.
@@ -150,3 +153,28 @@ def worker_score(worker: Worker, quality: float, rng) -> float:
     if worker.behaviour == CONSTANT:
         return float(worker.value)
     return float(np.clip(np.round(quality + worker.bias + rng.normal(0.0, worker.noise)), 0, 100))
+
+
+def mturk_results(batch: list, judgments: list, seconds_per_item: float = 20.0) -> list:
+    """MTurk's batch results (row dicts, one per assignment: a worker's HIT) of `judgments` (worker, hit_id,
+    slot, score), for the batch whose rows (dicts of its columns, hit_id among them) were published: MTurk's own
+    columns, Input.<column> for every batch column (its cell as published), Answer.score_<slot> for every slot
+    of the widest HIT (empty where a HIT has fewer), and Approve and Reject, empty. The work time is
+    `seconds_per_item` times the answers."""
+    published = {row["hit_id"]: row for row in batch}
+    hit_number = {hit_id: number for number, hit_id in enumerate(sorted(published), 1)}
+    assignments = {}
+    for judgment in judgments:
+        assignments.setdefault((judgment["worker"], judgment["hit_id"]), {})[judgment["slot"]] = judgment["score"]
+    widest = max(slot for scores in assignments.values() for slot in scores)
+    rows = []
+    for number, ((worker, hit_id), scores) in enumerate(sorted(assignments.items()), 1):
+        rows.append({"HITId": f"3SIMHIT{hit_number[hit_id]:06d}", "HITTypeId": "3SIMTYPE",
+                     "Title": "Rate video captions", "AssignmentId": f"3SIMASSIGN{number:07d}", "WorkerId": worker,
+                     "AssignmentStatus": "Submitted",
+                     "WorkTimeInSeconds": round(seconds_per_item * len(scores)),
+                     **{f"Input.{name}": value for name, value in published[hit_id].items()},
+                     **{f"Answer.score_{slot}": "" if slot not in scores else f"{scores[slot]:g}"
+                        for slot in range(1, widest + 1)},
+                     "Approve": "", "Reject": ""})
+    return rows

@@ -62,7 +62,8 @@ def hits_from_columns(columns: dict, source: str) -> Hits:
         if kind not in KINDS:
             raise JudgmentError(f"{source}: row {row + 1}: kind {kind!r} is not one of {', '.join(KINDS)}")
         if (hit_id, slot) in row_of:
-            raise JudgmentError(f"{source}: row {row + 1}: HIT {hit_id} slot {slot} is also row {row_of[hit_id, slot] + 1}")
+            raise JudgmentError(f"{source}: row {row + 1}: HIT {hit_id} slot {slot} is also row "
+                                f"{row_of[hit_id, slot] + 1}")
         row_of[hit_id, slot] = row
     for row, (hit_id, kind, original) in enumerate(zip(columns["hit_id"], columns["kind"], columns["original_slot"])):
         if kind in CHECK_KINDS and (hit_id, original) not in row_of:
@@ -130,8 +131,8 @@ class Judgments:
 
 
 def check_judgments(raw_files: list, hits: Hits) -> Judgments:
-    """The judgments of every file, checked against `hits`; a worker who rated the same slot of the same HIT
-    twice, in one file or across files, is an error naming both places."""
+    """The judgments of every file, checked against `hits`, by worker then by HITs-table row; a worker who
+    rated the same slot of the same HIT twice, in one file or across files, is an error naming both places."""
     seen = {}  # (worker, hit row) -> where its first judgment is ("FILE: line N")
     workers, rows, scores, seconds = [], [], [], []
     for raw in raw_files:
@@ -152,8 +153,12 @@ def check_judgments(raw_files: list, hits: Hits) -> Judgments:
             rows.append(row)
             scores.append(score_cell(raw.score[at], where))
             seconds.append(seconds_cell(raw.seconds[at], where))
-    return Judgments(np.array(workers, dtype=object), np.array(rows, dtype=np.int64),
-                     np.array(scores, dtype=np.float64), np.array(seconds, dtype=np.float64))
+    # One order whatever the files' (by worker, then by the HITs table's row): the same judgments, split over
+    # files, ordered otherwise, or given as MTurk's results, make the same sums and the same tables.
+    workers, rows = np.array(workers, dtype=object), np.array(rows, dtype=np.int64)
+    order = np.lexsort((rows, workers.astype(str)))
+    return Judgments(workers[order], rows[order], np.array(scores, dtype=np.float64)[order],
+                     np.array(seconds, dtype=np.float64)[order])
 
 
 def text_cell(value, where: str, column: str) -> str:

@@ -1,5 +1,6 @@
-"""Fixtures of the Direct Assessment tests: HITs tables written as `capclean da prepare` writes hits/ (until it
-lands, the tests build their own), judgments files in each shape `capclean da score` reads, and simulated studies.
+"""Fixtures of the Direct Assessment tests: HITs tables worked by hand or simulated, written as `capclean da
+prepare` writes hits/ (schemas' DA_HITS); judgments files in each shape `capclean da score` reads; simulated
+studies.
 
 The tiny HIT (hit-0001), worked by hand in the tests:
     slot 1  system     A          A/v1            "a man sings a song"
@@ -16,11 +17,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from schemas.evaluation_tables import DA_HITS
 from transforms.da.judgments import HITS_COLUMNS, hits_from_columns
-
-HITS_SCHEMA = pa.schema([("hit_id", pa.string()), ("slot", pa.int32()), ("kind", pa.string()),
-                         ("system", pa.string()), ("video_id", pa.string()), ("sen_id", pa.int64()),
-                         ("caption", pa.string()), ("item_id", pa.string()), ("original_slot", pa.int32())])
 
 TINY_HIT = [
     ("hit-0001", 1, "system", "A", "v1", None, "a man sings a song", "A/v1", None),
@@ -59,7 +57,7 @@ def hits_of():
 
 def _write_hits_folder(folder, rows):
     (folder / "hits").mkdir(parents=True, exist_ok=True)
-    table = pa.Table.from_pylist([{name: row[name] for name in HITS_COLUMNS} for row in rows], schema=HITS_SCHEMA)
+    table = pa.Table.from_pylist([{name: row[name] for name in HITS_COLUMNS} for row in rows], schema=DA_HITS)
     pq.write_table(table, folder / "hits" / "part-00000.parquet")
     return folder
 
@@ -101,3 +99,69 @@ def simulated_study():
     from transforms.da.crowd import study_hits
 
     return study_hits(SIMULATED_SYSTEMS, 30, seed=1), SIMULATED_QUALITY
+
+
+# A prepared study, as `capclean da prepare` writes it, for the round trips through the real files (the rating
+# page, MTurk's batch and results, `capclean da score`): two models' captions of 12 test videos, one of them the
+# hostile caption, in 3 HITs of 20 slots (4 blocks of 5: 2 system items, a degraded copy, a repeat and a
+# reference), so 4 good/degraded pairs a HIT and 12 for a worker who rates all three.
+HOSTILE = 'a man says <script>window.pwned = 1</script> "hi" & \'bye\', then\nleaves ${hit_data} ${x}'
+SMALL_RECIPE = ("--items-per-hit", "20", "--blocks-per-hit", "4", "--degraded-per-hit", "4", "--repeats-per-hit", "4",
+                "--references-per-hit", "4")
+SMALL_SYSTEMS = ("model-a", "model-b")
+PEOPLE = ("a man", "a woman", "two children", "a chef", "a dog", "a singer")
+ACTIONS = ("is cooking pasta", "plays a red guitar", "runs across a field", "talks to the camera",
+           "dances on a stage", "reads a long book")
+PLACES = ("in a small kitchen", "at night outside", "near the old river", "with some friends")
+
+
+def small_human_captions(videos: int) -> list:
+    """Three human captions of each of `videos` test videos (video7010 ...), 8 to 10 words, all different."""
+    return [{"sen_id": 3 * n + k, "video_id": f"video{7010 + n}",
+             "caption": f"{PEOPLE[(n + k) % 6]} {ACTIONS[(n * 5 + k) % 6]} {PLACES[(n + 2 * k) % 4]} {n}"}
+            for n in range(videos) for k in range(3)]
+
+
+@pytest.fixture(scope="session")
+def hostile_caption():
+    return HOSTILE
+
+
+def _prepare_study(folder, write_annotations, systems: tuple, videos: int, *flags, hostile: bool = False):
+    """`capclean da prepare --systems` of `systems`' captions of `videos` test videos (video7010 ...), beside
+    three human captions of each (the references and the donors); the first caption is HOSTILE if `hostile`.
+    Returns the prepared folder."""
+    from pipelines.cli import main
+
+    human = write_annotations(folder / "raw", [{"video_id": f"video{7010 + n}", "split": "test", "category": 1}
+                                               for n in range(videos)], small_human_captions(videos))
+    rows = [(f"video{7010 + n}", system, f"{system} shows {PEOPLE[(n + at) % 6]} who {ACTIONS[(n + 2 * at) % 6]} {n}")
+            for n in range(videos) for at, system in enumerate(systems)]
+    if hostile:
+        rows[0] = (rows[0][0], rows[0][1], HOSTILE)
+    with open(folder / "systems.csv", "w", newline="", encoding="utf-8") as handle:
+        csv.writer(handle).writerows([("video_id", "system", "caption"), *rows])
+    prepared = folder / "prepared"
+    assert main(["da", "prepare", "--input", str(human), "--systems", str(folder / "systems.csv"),
+                 "--output", str(prepared), *flags]) == 0
+    return prepared
+
+
+@pytest.fixture(scope="session")
+def prepare_study(write_annotations):
+    """(folder, systems, videos, *flags, hostile=False) -> the folder `capclean da prepare` wrote."""
+    return lambda folder, systems, videos, *flags, hostile=False: _prepare_study(
+        folder, write_annotations, systems, videos, *flags, hostile=hostile)
+
+
+@pytest.fixture(scope="session")
+def small_study(tmp_path_factory, prepare_study):
+    """The folder `capclean da prepare` wrote for the small study (hits/, rating.html, mturk/, ...)."""
+    return prepare_study(tmp_path_factory.mktemp("da-small-study"), SMALL_SYSTEMS, 12, *SMALL_RECIPE, "--seed", "3",
+                         hostile=True)
+
+
+@pytest.fixture(scope="session")
+def small_study_hits(small_study):
+    """The small study's hits/ as row dicts."""
+    return pq.read_table(small_study / "hits").to_pylist()

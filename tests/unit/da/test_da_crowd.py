@@ -85,3 +85,21 @@ def test_worker_i_rates_hits_i_times_k_onwards(simulated_study):
     assert sorted(rated) == [("w001", "hit-0001"), ("w001", "hit-0002"), ("w002", "hit-0003"), ("w002", "hit-0004"),
                              ("w003", "hit-0005"), ("w003", "hit-0006")]
     assert np.all([row["score"] == round(row["score"]) for row in rows])
+
+
+def test_mturk_results_are_one_row_per_assignment_with_the_batch_as_input():
+    from transforms.da.crowd import mturk_results
+
+    batch = [{"hit_id": "hit-0001", "hit_data": "QUJD"}, {"hit_id": "hit-0002", "hit_data": "REVG"}]
+    judgments = [{"worker": "w2", "hit_id": "hit-0002", "slot": 1, "score": 40.0},
+                 {"worker": "w1", "hit_id": "hit-0001", "slot": 2, "score": 75.5},
+                 {"worker": "w1", "hit_id": "hit-0001", "slot": 1, "score": 100.0},
+                 {"worker": "w2", "hit_id": "hit-0001", "slot": 3, "score": 0.0}]
+    rows = mturk_results(batch, judgments, seconds_per_item=10)
+    assert [(row["WorkerId"], row["Input.hit_id"], row["Input.hit_data"], row["HITId"]) for row in rows] == [
+        ("w1", "hit-0001", "QUJD", "3SIMHIT000001"), ("w2", "hit-0001", "QUJD", "3SIMHIT000001"),
+        ("w2", "hit-0002", "REVG", "3SIMHIT000002")]
+    assert [[row[f"Answer.score_{slot}"] for slot in (1, 2, 3)] for row in rows] == [
+        ["100", "75.5", ""], ["", "", "0"], ["40", "", ""]]
+    assert [row["WorkTimeInSeconds"] for row in rows] == [20, 10, 10]
+    assert len({row["AssignmentId"] for row in rows}) == 3

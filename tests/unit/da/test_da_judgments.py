@@ -26,6 +26,19 @@ def test_a_plain_table_in_each_format(tmp_path, tiny_hits, write_judgments, suff
     assert judgments.seconds[0] == 12.5 and np.isnan(judgments.seconds[1]) and judgments.seconds[2] == 3
 
 
+def test_the_judgments_come_out_by_worker_then_hits_row_whatever_the_files_order(tmp_path, tiny_hits,
+                                                                                 write_judgments):
+    """GOOD backwards and split over two files: the same arrays as GOOD in one file (w1 slot 1, w1 slot 4,
+    w2 slot 1), so the sums and the tables do not depend on the order the judgments came in."""
+    first = write_judgments(tmp_path / "first.csv", [GOOD[2]])
+    second = write_judgments(tmp_path / "second.csv", [GOOD[1], GOOD[0]])
+    judgments = check_judgments([read_judgments(first), read_judgments(second)], tiny_hits)
+    assert list(judgments.worker) == ["w1", "w1", "w2"]
+    assert list(judgments.hit_row) == [0, 3, 0]
+    assert list(judgments.score) == [80.0, 30.5, 0.0]
+    assert list(judgments.seconds[[0, 2]]) == [12.5, 3.0]
+
+
 @pytest.mark.parametrize("bad, message", [
     ({"hit_id": "hit-0099"}, "line 3: unknown HIT 'hit-0099' in the HITs table"),
     ({"slot": 7}, "line 3: HIT hit-0001 has no slot 7 in the HITs table"),

@@ -73,18 +73,20 @@ def score_for(slot: int) -> int:
 
 
 def move_slider_to(browser, score: int) -> None:
-    """Home (0), then one arrow key a point, as a worker at the keyboard."""
+    """Home (0) then one arrow key right a point, or End (100) then left, as a worker at the keyboard."""
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
     slider = browser.find_element(By.ID, "da-slider")
-    ActionChains(browser).click(slider).send_keys(Keys.HOME).send_keys(Keys.ARROW_RIGHT * score).perform()
+    keys = Keys.HOME + Keys.ARROW_RIGHT * score if score <= 50 else Keys.END + Keys.ARROW_LEFT * (100 - score)
+    ActionChains(browser).click(slider).send_keys(keys).perform()
     assert slider.get_attribute("value") == str(score)
 
 
-def rate_the_hit(browser, slots: list) -> None:
-    """Each caption in turn: it shows as text; Next does nothing before the slider moves; then it moves."""
+def rate_the_hit(browser, slots: list, score_of=score_for) -> None:
+    """Each caption in turn: it shows as text; Next does nothing before the slider moves; then it moves to
+    score_of(slot)."""
     from selenium.webdriver.common.by import By
 
     for number, (slot, caption) in enumerate(slots, 1):
@@ -94,7 +96,7 @@ def rate_the_hit(browser, slots: list) -> None:
         assert not next_button.is_enabled()
         browser.execute_script("arguments[0].click();", next_button)  # a click on the disabled button: nothing
         assert browser.find_element(By.ID, "da-progress").text == f"Caption {number} of {len(slots)}"
-        move_slider_to(browser, score_for(slot))
+        move_slider_to(browser, score_of(slot))
         assert next_button.is_enabled()
         next_button.click()
 
@@ -169,3 +171,53 @@ def test_the_mturk_template_shows_the_caption_as_text_and_fills_score_fields(pre
     assert browser.execute_script("return window.pwned === undefined")
     values = {field.get_attribute("name"): field.get_attribute("value") for field in fields}
     assert values == {f"score_{slot}": str(score_for(slot)) for slot, _ in slots}
+
+
+def careful_score(row: dict) -> int:
+    """A careful worker's score of a slot of the small study (tests/unit/da/conftest.py): the references best,
+    model-a above model-b, every degraded copy far below its original; a few points of spread by slot."""
+    if row["kind"] == "degraded":
+        return 8 + row["slot"] % 5
+    return {"reference": 90, "model-a": 70, "model-b": 45}[row["system"]] + row["slot"] % 5
+
+
+def test_hits_rated_on_the_page_are_scored_by_da_score(small_study, small_study_hits, hostile_caption, browser,
+                                                       downloads, tmp_path, capsys):
+    """The round trip: da prepare's rating page, every HIT rated through its controls, the downloaded CSVs
+    given to `capclean da score` on the prepared folder; the figures are those worked out from the scores
+    typed, and the hostile caption comes back unchanged in da_captions/."""
+    from selenium.webdriver.common.by import By
+
+    hit_ids = sorted({row["hit_id"] for row in small_study_hits})
+    saved = []
+    for hit_id in hit_ids:
+        rows = {row["slot"]: row for row in small_study_hits if row["hit_id"] == hit_id}
+        browser.get((small_study / "rating.html").as_uri() + f"?worker=lab-1&hit={hit_id}")
+        browser.find_element(By.ID, "da-begin").click()
+        rate_the_hit(browser, expected_slots(small_study, hit_id), lambda slot: careful_score(rows[slot]))
+        assert browser.execute_script("return window.pwned === undefined")
+        saved.append(wait_for_file(downloads, f"da-{hit_id}-lab-1.csv"))
+    out = tmp_path / "scored"
+    assert main(["da", "score", "--hits", str(small_study), "--judgments", *map(str, saved), "--output", str(out),
+                 "--bootstrap", "100"]) == 0
+    printed = capsys.readouterr().out
+    assert "60 judgments by 1 workers; kept 1" in printed
+
+    worker = pq.read_table(out / "da_workers").to_pylist()[0]
+    assert (worker["worker"], worker["status"], worker["pairs"], worker["judgments"]) == ("lab-1", "kept", 12, 60)
+    captions = {row["item_id"]: row for row in pq.read_table(out / "da_captions").to_pylist()}
+    hostile = [row for row in small_study_hits if row["caption"] == hostile_caption and row["kind"] == "system"]
+    assert len(hostile) == 1 and captions[hostile[0]["item_id"]]["caption"] == hostile_caption
+    assert captions[hostile[0]["item_id"]]["raw_mean"] == careful_score(hostile[0])
+    # Each system's raw mean worked from the scores typed: its captions' means, then their mean; check items
+    # (degraded copies, repeats) never count.
+    typed = {}
+    for row in small_study_hits:
+        if row["kind"] in ("system", "reference"):
+            typed.setdefault(row["system"], {}).setdefault(row["item_id"], []).append(careful_score(row))
+    systems = pq.read_table(out / "da_systems").to_pylist()
+    assert [row["system"] for row in systems] == ["reference", "model-a", "model-b"]
+    for row in systems:
+        means = [sum(scores) / len(scores) for scores in typed[row["system"]].values()]
+        assert row["captions"] == len(means) and row["raw_mean"] == pytest.approx(sum(means) / len(means))
+    assert [row["cluster"] for row in systems] == [1, 2, 3]

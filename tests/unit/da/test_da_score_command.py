@@ -68,7 +68,8 @@ def test_an_mturk_results_csv_scores_as_the_plain_table_does(tmp_path, study, ca
         writer.writerow(["HITId", "AssignmentId", "WorkerId", "WorkTimeInSeconds", "Input.hit_id"] +
                         [f"Answer.score_{slot}" for slot in range(1, 101)])
         for number, ((worker, hit_id), scores) in enumerate(sorted(assignments.items())):
-            writer.writerow([f"MT{number}", f"A{number}", worker, 600, hit_id] + [scores[slot] for slot in range(1, 101)])
+            writer.writerow([f"MT{number}", f"A{number}", worker, 600, hit_id] +
+                            [scores[slot] for slot in range(1, 101)])
     plain, from_mturk = tmp_path / "plain", tmp_path / "mturk"
     assert run(capsys, "--hits", prepared, "--judgments", first, "--output", plain, "--bootstrap", "50")[0] == 0
     assert run(capsys, "--hits", prepared, "--judgments", mturk, "--output", from_mturk, "--bootstrap", "50")[0] == 0
@@ -89,6 +90,17 @@ def test_a_bad_judgment_is_one_line_exit_2_and_nothing_written(tmp_path, study, 
     bad.write_text("\n".join(lines) + "\n")
     code, _, err = run(capsys, "--hits", prepared, "--judgments", bad, "--output", tmp_path / "out")
     assert code == 2 and err.strip() == f"capclean: error: {bad}: line 6: {message}"
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_csv_line_the_csv_module_cannot_read_is_one_line(tmp_path, study, capsys):
+    """A cell over the csv module's size limit (131,072 characters) was a traceback, exit 1."""
+    prepared, _ = study
+    bad = tmp_path / "huge.csv"
+    bad.write_text("worker,hit_id,slot,score,note\nw1,hit-0001,1,50,short\nw1,hit-0001,2,50," + "x" * 200_000 + "\n")
+    code, _, err = run(capsys, "--hits", prepared, "--judgments", bad, "--output", tmp_path / "out")
+    assert (code, err.strip()) == (2, f"capclean: error: {bad}: line 3 is not a CSV row: field larger than field "
+                                      "limit (131072)")
     assert not (tmp_path / "out").exists()
 
 

@@ -210,60 +210,44 @@ def example_similarity(tmp_path_factory, example_raw):
     return path
 
 
-# {da_hits} and {da_judgments}: a Direct Assessment study of the test captions, as `capclean da prepare` lays
-# out hits/ (one HIT): each test caption shown as system "raw" and as system "clean", two reference captions,
-# degraded copies of the first ten system items (the middle word replaced) and repeats of the next eight.
-# Two careful workers score a degraded copy 40 below its original; a third clicks at random (by a formula).
-
-def da_example_hit() -> list:
-    test_captions = [text for _, (split, captions) in EXAMPLE_VIDEOS.items() if split == "test" for text in captions]
-    test_videos = [video for video, (split, captions) in EXAMPLE_VIDEOS.items() if split == "test" for _ in captions]
-    shown = [(system, video, text) for system in ("raw", "clean") for video, text in zip(test_videos, test_captions)]
-    rows = [("system", system, video, None, text, f"{system}/{at}", None) for at, (system, video, text) in
-            enumerate(shown)]
-    rows += [("reference", "reference", video, None, text, f"reference/{video}", None)
-             for video, text in [(video, captions[0]) for video, (split, captions) in EXAMPLE_VIDEOS.items()
-                                 if split == "test"][:2]]
-    for at in range(10):
-        _, system, video, _, text, item, _ = rows[at]
-        words = text.split()
-        words[len(words) // 2] = "zebra"
-        rows.append(("degraded", system, video, None, " ".join(words), f"{item}#degraded", at + 1))
-    rows += [("repeat", *rows[at][1:6], at + 1) for at in range(10, 18)]
-    names = ("kind", "system", "video_id", "sen_id", "caption", "item_id", "original_slot")
-    return [{"hit_id": "hit-0001", "slot": slot, **dict(zip(names, row))} for slot, row in enumerate(rows, 1)]
+# {da_hits} and {da_judgments}: a Direct Assessment study of {run}'s captions, laid out by `capclean da prepare`
+# (every caption kept, raw against cleaned, one caption of each video kept out as its reference): two HITs of
+# 20 slots in 2 blocks, 5 degraded copies, a repeat and a reference each, so a worker who rates both has the
+# 10 good/degraded pairs `da score` asks for. Two careful workers score a degraded copy 40 below its original;
+# a third clicks at random (by a formula).
+DA_RECIPE = ("--items-per-hit", "20", "--blocks-per-hit", "2", "--degraded-per-hit", "5", "--repeats-per-hit", "1",
+             "--references-per-hit", "1")
 
 
 @pytest.fixture(scope="session")
-def example_da_hits(tmp_path_factory):
-    """{da_hits}: a prepared Direct Assessment folder holding hits/."""
-    import pyarrow as pa
-
+def example_da_hits(tmp_path_factory, example_run):
+    """{da_hits}: the folder `capclean da prepare` wrote for {run} (hits/ and the rest)."""
     folder = tmp_path_factory.mktemp("da_hits") / "prepared"
-    (folder / "hits").mkdir(parents=True)
-    schema = pa.schema([("hit_id", pa.string()), ("slot", pa.int32()), ("kind", pa.string()), ("system", pa.string()),
-                        ("video_id", pa.string()), ("sen_id", pa.int64()), ("caption", pa.string()),
-                        ("item_id", pa.string()), ("original_slot", pa.int32())])
-    pq.write_table(pa.Table.from_pylist(da_example_hit(), schema=schema), folder / "hits" / "part-00000.parquet")
+    must_run(["da", "prepare", "--input", example_run, "--output", folder, "--all-captions", "--split", "all",
+              *DA_RECIPE])
     return folder
 
 
+def careful_score(slot: int, hit: int, offset: int) -> int:
+    """A careful worker's score of a real caption: 60 to 94, by the slot, the HIT and the worker's offset."""
+    return 60 + (slot * 11 + hit * 5 + offset) % 35
+
+
 @pytest.fixture(scope="session")
-def example_da_judgments(tmp_path_factory):
-    """{da_judgments}: three workers' judgments of every slot of {da_hits}'s HIT, as the rating page saves them."""
-    hit = da_example_hit()
-    score_of = {}
+def example_da_judgments(tmp_path_factory, example_da_hits):
+    """{da_judgments}: three workers' judgments of every slot of {da_hits}'s HITs, as the rating page saves them."""
+    slots = pq.read_table(example_da_hits / "hits").to_pylist()
     rows = []
     for worker, offset in (("careful-1", 0), ("careful-2", 7), ("clicker", None)):
-        for slot in hit:
+        for slot in slots:
+            hit = int(slot["hit_id"].removeprefix("hit-"))
             if offset is None:
-                score = (slot["slot"] * 37) % 101
+                score = (slot["slot"] * 37 + hit * 11) % 101
             elif slot["kind"] == "degraded":
-                score = score_of[worker, slot["original_slot"]] - 40
+                score = careful_score(slot["original_slot"], hit, offset) - 40
             else:
-                score = 60 + (slot["slot"] * 11 + offset) % 35
-            score_of[worker, slot["slot"]] = score
-            rows.append((worker, "hit-0001", slot["slot"], score, 10))
+                score = careful_score(slot["slot"], hit, offset)
+            rows.append((worker, slot["hit_id"], slot["slot"], score, 10))
     return write_csv(tmp_path_factory.mktemp("da_judgments") / "judgments.csv",
                      ["worker", "hit_id", "slot", "score", "seconds"], rows)
 

@@ -71,13 +71,29 @@ def read_rows(path: Path) -> tuple:
             return (pq.read_schema(path).names, [(f"row {at + 1}", row) for at, row in enumerate(table)])
         with open(path, newline="", encoding="utf-8-sig") as handle:
             if suffix == ".csv":
-                reader = csv.DictReader(handle)
-                return (list(reader.fieldnames or []), [(f"line {reader.line_num}", row) for row in reader])
+                return csv_rows(path, handle)
             return json_lines(path, handle)
     except UnicodeDecodeError as error:
         raise JudgmentError(f"{path} is not UTF-8 text: byte {error.start} cannot be decoded") from None
     except (pa.ArrowException, OSError) as error:
         raise JudgmentError(f"{path} cannot be read: {str(error).splitlines()[0]}") from None
+
+
+def csv_rows(path: Path, handle) -> tuple:
+    """The header and each row with its line; a line the csv module cannot split (a cell over its size limit)
+    is one line naming it, not a traceback. (At such an error the reader's own line count is not reliable: the
+    line named is the one after the last row read.)"""
+    reader = csv.DictReader(handle)
+    rows, last_line = [], 0
+    try:
+        columns = list(reader.fieldnames or [])
+        last_line = reader.line_num
+        for row in reader:
+            rows.append((f"line {reader.line_num}", row))
+            last_line = reader.line_num
+    except csv.Error as error:
+        raise JudgmentError(f"{path}: line {last_line + 1} is not a CSV row: {error}") from None
+    return columns, rows
 
 
 def json_lines(path: Path, handle) -> tuple:

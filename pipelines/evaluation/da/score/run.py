@@ -4,10 +4,7 @@ it prints."""
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-import pyarrow as pa
-import pyarrow.parquet as pq
-
-from pipelines.evaluation.evaluation_io import write_stats
+from pipelines.evaluation.evaluation_io import write_parquet_table, write_stats
 from schemas.evaluation_tables import DA_CAPTIONS, DA_CHECKS, DA_PAIRS, DA_SYSTEMS, DA_WORKERS
 from transforms.da.judgments import Hits, check_judgments
 from transforms.da.scoring import (CONSTANT, INCONSISTENT, KEPT, NOT_SIGNIFICANT, TOO_FEW_PAIRS, ScoringSettings,
@@ -43,28 +40,22 @@ def score_study(hits: Hits, raw_files: list, settings: ScoringSettings) -> Study
 
 def write_tables(output_dir: Path, study: Study, hits: Hits) -> None:
     pairs = study.pairs
-    write_table(output_dir, "da_workers", DA_WORKERS, [{**asdict(quality), "kept": quality.kept}
-                                                       for quality in study.qualities])
-    write_table(output_dir, "da_checks", DA_CHECKS, [
+    write_parquet_table(output_dir / "da_workers", DA_WORKERS, [{**asdict(quality), "kept": quality.kept}
+                                                                for quality in study.qualities])
+    write_parquet_table(output_dir / "da_checks", DA_CHECKS, [
         {"worker": pairs.worker[at], "hit_id": hits.hit_id[pairs.copy_row[at]], "kind": pairs.kind[at],
          "item_id": hits.item_id[pairs.copy_row[at]], "original_slot": hits.slot[pairs.original_row[at]],
          "slot": hits.slot[pairs.copy_row[at]], "original_score": pairs.original_score[at],
          "check_score": pairs.copy_score[at]} for at in range(len(pairs.worker))])
-    write_table(output_dir, "da_captions", DA_CAPTIONS, [asdict(caption) for caption in study.captions])
-    write_table(output_dir, "da_systems", DA_SYSTEMS, system_rows(study))
-    write_table(output_dir, "da_pairs", DA_PAIRS, [asdict(pair) for pair in study.comparisons])
+    write_parquet_table(output_dir / "da_captions", DA_CAPTIONS, [asdict(caption) for caption in study.captions])
+    write_parquet_table(output_dir / "da_systems", DA_SYSTEMS, system_rows(study))
+    write_parquet_table(output_dir / "da_pairs", DA_PAIRS, [asdict(pair) for pair in study.comparisons])
 
 
 def system_rows(study: Study) -> list:
     return [{"rank": rank, **asdict(score), "cluster": study.cluster[score.system],
              "best_rank": study.ranks[score.system][0], "worst_rank": study.ranks[score.system][1]}
             for rank, score in enumerate(study.systems, 1)]
-
-
-def write_table(output_dir: Path, name: str, schema: pa.Schema, rows: list) -> None:
-    (output_dir / name).mkdir(parents=True, exist_ok=True)
-    table = pa.Table.from_pylist([{column: row[column] for column in schema.names} for row in rows], schema=schema)
-    pq.write_table(table, output_dir / name / "part-00000.parquet", compression="zstd")
 
 
 def study_figures(study: Study, settings: ScoringSettings, sources: dict, replicate: Study | None) -> dict:
@@ -118,6 +109,6 @@ def format_figures(figures: dict) -> str:
         if replicated["pearson_raw"] is None:
             lines.append(f"  replication: {replicated['systems']} systems in both runs; Pearson r needs three")
         else:
-            lines.append(f"  replication over {replicated['systems']} systems: Pearson r {replicated['pearson_raw']:.3f}"
-                         f" (raw), {replicated['pearson_z']:.3f} (z)")
+            lines.append(f"  replication over {replicated['systems']} systems: Pearson r "
+                         f"{replicated['pearson_raw']:.3f} (raw), {replicated['pearson_z']:.3f} (z)")
     return "\n".join(lines)
