@@ -168,8 +168,8 @@ def write_systems(path, header, rows):
 @pytest.mark.parametrize("header, rows, message", [
     (("video_id", "model", "caption"), [("video7010", "a", "a cat")], "no column system"),
     (("video_id", "system", "caption"), [("video7010", "a", "a cat"), ("video7011", "a", " ")],
-     "row 2: caption is empty"),
-    (("video_id", "system", "caption"), [("video7010", "reference", "a cat")], "row 1: the system name 'reference'"),
+     "line 3: caption is empty"),
+    (("video_id", "system", "caption"), [("video7010", "reference", "a cat")], "line 2: the system name 'reference'"),
     (("video_id", "system", "caption"), [("video1", "a", "a cat")], "none of its videos has a human caption"),
 ])
 def test_a_bad_systems_table_is_one_line_naming_the_file(human, tmp_path, capsys, header, rows, message):

@@ -27,9 +27,18 @@ def write_all(folder) -> list:
 
 def test_the_three_formats_read_as_the_same_rows(tmp_path):
     for path in write_all(tmp_path):
-        assert read_table_rows(str(path), "--systems", COLUMNS) == ROWS
-    assert read_table_rows(str(tmp_path / "t.csv"), "--x", ("video_id",), ("seconds",))[0] == {
-        "video_id": "video1", "seconds": None}
+        assert [row for _, row in read_table_rows(str(path), "--systems", COLUMNS)] == ROWS
+    assert read_table_rows(str(tmp_path / "t.csv"), "--x", ("video_id",), ("seconds",))[0] == (
+        "line 3", {"video_id": "video1", "seconds": None})  # the first row's caption holds a newline
+
+
+def test_each_row_says_where_it_is_as_every_command_names_rows(tmp_path):
+    """A CSV's line (1 is its header; a row whose caption holds a newline ends on the line after), a JSON-lines
+    file's line, a Parquet file's row."""
+    csv_path, parquet_path, jsonl_path = write_all(tmp_path)
+    assert [where for where, _ in read_table_rows(str(csv_path), "--systems", COLUMNS)] == ["line 3", "line 4"]
+    assert [where for where, _ in read_table_rows(str(parquet_path), "--systems", COLUMNS)] == ["row 1", "row 2"]
+    assert [where for where, _ in read_table_rows(str(jsonl_path), "--systems", COLUMNS)] == ["line 1", "line 2"]
 
 
 @pytest.mark.parametrize("name, text, message", [

@@ -86,15 +86,15 @@ def systems_table(path: str, human: str, split: str) -> Judged:
     captions of `human` (a run or raw annotations), which are the references and the donors."""
     rows = read_table_rows(path, "--systems", SYSTEM_COLUMNS)
     captions = split_captions(human, split)
-    for number, row in enumerate(rows, 1):
+    for where, row in rows:
         for name in SYSTEM_COLUMNS:
             if not isinstance(row[name], str) or not row[name].strip():
-                raise CapcleanError(f"--systems {path}: row {number}: {name} is empty or not text")
+                raise CapcleanError(f"--systems {path}: {where}: {name} is empty or not text")
         if row["system"] == REFERENCE_SYSTEM:
-            raise CapcleanError(f"--systems {path}: row {number}: the system name {REFERENCE_SYSTEM!r} is the "
+            raise CapcleanError(f"--systems {path}: {where}: the system name {REFERENCE_SYSTEM!r} is the "
                                 "references'; rename it")
     seen, items = Counter(), []
-    for row in rows:
+    for _, row in rows:
         key = (row["system"], row["video_id"])
         seen[key] += 1
         suffix = "" if seen[key] == 1 else f":{seen[key]}"  # a system's second caption of a video

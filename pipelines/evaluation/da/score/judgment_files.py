@@ -6,17 +6,16 @@ results (WorkerId, WorkTimeInSeconds, Input.hit_id, Answer.score_<slot>; any oth
 ignored). The checks are transforms/da/judgments.py's; an error names the file and the row: "line N" of
 a CSV or JSON lines file (line 1 is a CSV's header), "row N" of a Parquet file.
 """
-import csv
-import json
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from pipelines.evaluation.table_files import read_rows as read_table_file
 from transforms.da.judgments import (PLAIN_COLUMNS, JudgmentError, RawJudgments, hits_from_columns, is_mturk,
                                      mturk_judgments, plain_judgments)
 
-JUDGMENT_FORMATS = (".csv", ".parquet", ".jsonl", ".ndjson")
+JUDGMENT_FORMATS = (".csv", ".parquet", ".jsonl", ".ndjson")  # table_files reads them
 
 
 def read_hits(folder: str):
@@ -64,50 +63,4 @@ def read_judgments(path: Path) -> RawJudgments:
 
 def read_rows(path: Path) -> tuple:
     """(the column names, [(where, {column: value})])."""
-    suffix = path.suffix.lower()
-    try:
-        if suffix == ".parquet":
-            table = pq.read_table(path).to_pylist()
-            return (pq.read_schema(path).names, [(f"row {at + 1}", row) for at, row in enumerate(table)])
-        with open(path, newline="", encoding="utf-8-sig") as handle:
-            if suffix == ".csv":
-                return csv_rows(path, handle)
-            return json_lines(path, handle)
-    except UnicodeDecodeError as error:
-        raise JudgmentError(f"{path} is not UTF-8 text: byte {error.start} cannot be decoded") from None
-    except (pa.ArrowException, OSError) as error:
-        raise JudgmentError(f"{path} cannot be read: {str(error).splitlines()[0]}") from None
-
-
-def csv_rows(path: Path, handle) -> tuple:
-    """The header and each row with its line; a line the csv module cannot split (a cell over its size limit)
-    is one line naming it, not a traceback. (At such an error the reader's own line count is not reliable: the
-    line named is the one after the last row read.)"""
-    reader = csv.DictReader(handle)
-    rows, last_line = [], 0
-    try:
-        columns = list(reader.fieldnames or [])
-        last_line = reader.line_num
-        for row in reader:
-            rows.append((f"line {reader.line_num}", row))
-            last_line = reader.line_num
-    except csv.Error as error:
-        raise JudgmentError(f"{path}: line {last_line + 1} is not a CSV row: {error}") from None
-    return columns, rows
-
-
-def json_lines(path: Path, handle) -> tuple:
-    """One JSON object a line; blank lines skipped; the columns are every key any line has."""
-    rows, columns = [], {}
-    for number, line in enumerate(handle, 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except ValueError as error:
-            raise JudgmentError(f"{path}: line {number} is not JSON: {error}") from None
-        if not isinstance(row, dict):
-            raise JudgmentError(f"{path}: line {number} is not a JSON object")
-        columns.update(dict.fromkeys(row))
-        rows.append((f"line {number}", row))
-    return list(columns), rows
+    return read_table_file(path, str(path), JudgmentError)
