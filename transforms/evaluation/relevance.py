@@ -288,23 +288,33 @@ def relevance_chunks(sets: CaptionSets, reading: RelevanceReading,
         joint = [incidence(video_sets + part_sets) for video_sets, part_sets in zip(sets.video_sets, sets.sets)]
         video_side = [matrix[:videos] for matrix in joint]
         matrices = [matrix[videos:] for matrix in joint]
+    parts = [(video_side[number] if video_side is not None else None, matrix, matrix)
+             for number, matrix in enumerate(matrices)]
     step = chunk_captions or default_chunk(videos, count, reading)
     for start in range(0, count, step):
         stop = min(start + step, count)
-        total = sp.csr_matrix((videos, stop - start), dtype=np.float32)
-        for number, (matrix, weight) in enumerate(zip(matrices, sets.weights)):
-            if weight == 0:
-                continue
-            if video_side is not None:
-                scores = iou(video_side[number], matrix[start:stop])
-            else:
-                scores = aggregate_by_video(iou(matrix[start:stop], matrix), video_rows, videos,
-                                            reading.video_sets)
-            total = total + weight * scores
-        if reading.own_captions_one:
-            total = with_own_captions(total, video_rows[start:stop])
-        total.eliminate_zeros()
-        yield start, total.astype(np.float32).tocsr()
+        yield start, chunk_relevance(parts, sets.weights, slice(start, stop), video_rows, videos, video_rows, reading)
+
+
+def chunk_relevance(parts: list, weights, texts: slice, video_rows: np.ndarray, videos: int, own_rows: np.ndarray,
+                    reading: RelevanceReading) -> sp.csr_matrix:
+    """The (videos x texts) relevance of a slice of the texts: per part of the proxy (the videos' sets or None,
+    the captions' incidence, the texts' incidence), the IoU of each text with each video's set, or with each
+    caption aggregated by video, weighted and summed; a text's own video 1 when the reading says so."""
+    total = sp.csr_matrix((videos, texts.stop - texts.start), dtype=np.float32)
+    for (video_side, caption_matrix, text_matrix), weight in zip(parts, weights):
+        if weight == 0:
+            continue
+        if video_side is not None:
+            scores = iou(video_side, text_matrix[texts])
+        else:
+            scores = aggregate_by_video(iou(text_matrix[texts], caption_matrix), video_rows, videos,
+                                        reading.video_sets)
+        total = total + weight * scores
+    if reading.own_captions_one:
+        total = with_own_captions(total, own_rows[texts])
+    total.eliminate_zeros()
+    return total.astype(np.float32).tocsr()
 
 
 def relevance_from_sets(sets: CaptionSets, reading: RelevanceReading,
@@ -341,23 +351,8 @@ def query_relevance(captions: CaptionSets, queries: CaptionSets, reading: Releva
     sides = [part_sides(captions, number, query_sets, video_rows, videos, reading)
              for number, query_sets in enumerate(queries.sets)]
     step = chunk_queries or default_chunk(videos, len(captions.sen_ids), reading)
-    chunks = []
-    for start in range(0, count, step):
-        stop = min(start + step, count)
-        total = sp.csr_matrix((videos, stop - start), dtype=np.float32)
-        for (video_side, caption_matrix, query_matrix), weight in zip(sides, captions.weights):
-            if weight == 0:
-                continue
-            if video_side is not None:
-                scores = iou(video_side, query_matrix[start:stop])
-            else:
-                scores = aggregate_by_video(iou(query_matrix[start:stop], caption_matrix), video_rows, videos,
-                                            reading.video_sets)
-            total = total + weight * scores
-        if reading.own_captions_one:
-            total = with_own_captions(total, own_rows[start:stop])
-        total.eliminate_zeros()
-        chunks.append(total.astype(np.float32).tocsr())
+    chunks = [chunk_relevance(sides, captions.weights, slice(start, min(start + step, count)), video_rows, videos,
+                              own_rows, reading) for start in range(0, count, step)]
     if not chunks:
         return Relevance(sp.csr_matrix((videos, 0), dtype=np.float32), video_ids, queries.sen_ids)
     return Relevance(sp.hstack(chunks, format="csr", dtype=np.float32), video_ids, queries.sen_ids)
