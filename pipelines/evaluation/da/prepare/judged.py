@@ -106,7 +106,8 @@ def systems_table(path: str, human: str, split: str) -> Judged:
     figures = {"source": "systems", "split": split, "human_captions": len(captions),
                "items_per_system": dict(sorted(Counter(item.system for item in items).items())),
                "videos_without_reference": len({item.video_id for item in items} - set(references))}
-    return Judged(tuple(items), references, DonorPool((video, sen_id, text) for sen_id, video, _, text in captions), figures)
+    donors = DonorPool((video, sen_id, text) for sen_id, video, _, text in captions)
+    return Judged(tuple(items), references, donors, figures)
 
 
 def recorded_raw_input(run: str) -> str:
