@@ -9,7 +9,8 @@ and an original is seen long before or after its copy. Each block is shuffled, a
 copy next to its original is drawn again.
 
 - degraded: the original with a span of words replaced (transforms/da/degrade.py); its own item id,
-  "<original item_id>#degraded"; a caption too short to degrade is never an original of one;
+  "<original item_id>#degraded"; an item too short to degrade, or with no damaging draw, is never the
+  original of one (Hits counts them);
 - repeat: the original again, with its item id;
 - reference: a human caption of the original's video that is not judged (system "reference").
 
@@ -107,6 +108,8 @@ class DegradedItem:
 class Hits:
     slots: tuple  # Slot, by hit_id then slot
     degraded: tuple  # DegradedItem, one per degraded item id, by item id
+    too_short: int  # system items too short to degrade (1 or 2 words): never originals of a degraded check
+    no_damaging_copy: int  # system items long enough for which no draw did damage: never originals either
 
 
 def hit_ids(count: int) -> list:
@@ -134,19 +137,29 @@ def hit_system_items(items: list, recipe: Recipe, seed: int) -> list:
 def build_hits(items: list, references: dict, donors: DonorPool, recipe: Recipe = Recipe(), seed: int = 0,
                spans: SpanTable = GRAHAM_SPANS) -> Hits:
     """Every HIT of the items. `references`: video_id -> its human reference Items (system "reference"),
-    none of them judged; `donors`: the human captions degraded copies take words from."""
+    none of them judged; `donors`: the human captions degraded copies take words from and are measured
+    against."""
     per_hit = hit_system_items(items, recipe, seed)
+    copies = degraded_copies(items, donors, seed, spans)
     slots, degraded = [], {}
     for hit_id, system_items in zip(hit_ids(len(per_hit)), per_hit):
-        hit_slots, hit_degraded = build_hit(hit_id, system_items, references, donors, recipe, seed, spans)
+        hit_slots, hit_degraded = build_hit(hit_id, system_items, references, copies, recipe, seed)
         slots += hit_slots
         degraded.update((item.item_id, item) for item in hit_degraded)
-    return Hits(tuple(slots), tuple(degraded[item_id] for item_id in sorted(degraded)))
+    return Hits(tuple(slots), tuple(degraded[item_id] for item_id in sorted(degraded)),
+                too_short=len(items) - len(copies), no_damaging_copy=sum(copy is None for copy in copies.values()))
 
 
-def build_hit(hit_id: str, system_items: list, references: dict, donors: DonorPool, recipe: Recipe, seed: int,
-              spans: SpanTable) -> tuple:
-    """(the HIT's Slots, its DegradedItems)."""
+def degraded_copies(items: list, donors: DonorPool, seed: int, spans: SpanTable) -> dict:
+    """item_id -> the item's degraded copy (None when no draw did damage), for every item long enough to
+    degrade: decided before the HITs, so that a check's original is only ever an item with a copy."""
+    return {item.item_id: degrade(item.caption, item.video_id, item.sen_id, donors, item_seed(seed, item.item_id),
+                                  spans)
+            for item in items if degradable(item.caption, spans)}
+
+
+def build_hit(hit_id: str, system_items: list, references: dict, copies: dict, recipe: Recipe, seed: int) -> tuple:
+    """(the HIT's Slots, its DegradedItems); `copies` as degraded_copies() gives them."""
     rng = random.Random(item_seed(seed, hit_id))
     blocks = deal_system_items(system_items, recipe)
     # Each entry: (kind, the Item shown, the Item it copies or None).
@@ -154,13 +167,12 @@ def build_hit(hit_id: str, system_items: list, references: dict, donors: DonorPo
     used_originals, used_references, made = set(), set(), []
     for check, kind in enumerate(recipe.check_kinds()):
         block = check % recipe.blocks
-        original = choose_original(kind, blocks, block, recipe, references, spans, used_originals, rng, hit_id)
+        original = choose_original(kind, blocks, block, recipe, references, copies, used_originals, rng, hit_id)
         used_originals.add(original.item_id)
         if kind == "repeat":
             entries[block].append(("repeat", original, original))
         elif kind == "degraded":
-            record = degrade(original.caption, original.video_id, original.sen_id, donors,
-                             item_seed(seed, original.item_id), spans)
+            record = copies[original.item_id]
             copy = Item(f"{original.item_id}#degraded", original.system, original.video_id, original.sen_id,
                         record.degraded)
             made.append(DegradedItem(copy.item_id, copy.video_id, record))
@@ -179,14 +191,15 @@ def build_hit(hit_id: str, system_items: list, references: dict, donors: DonorPo
     return slots, made
 
 
-def choose_original(kind: str, blocks: list, block: int, recipe: Recipe, references: dict, spans: SpanTable,
+def choose_original(kind: str, blocks: list, block: int, recipe: Recipe, references: dict, copies: dict,
                     used: set, rng: random.Random, hit_id: str) -> Item:
     """The system item a check of `block` is drawn for: of the partner block if one fits, one not yet the
     original of another check if any is left."""
-    candidates = originals_for(kind, blocks, recipe.partner(block), block, references, spans)
+    candidates = originals_for(kind, blocks, recipe.partner(block), block, references, copies)
     fresh = [item for item in candidates if item.item_id not in used] or candidates
     if not fresh:
-        why = (f"none has {spans.min_words} words or more" if kind == "degraded"
+        why = ("none has a degraded copy that is worse (too short, or no draw lowered its similarity to its "
+               "video's other captions)" if kind == "degraded"
                else "none has a reference caption of its video")
         raise CapcleanError(f"{hit_id}: no system item can be the original of a {kind} check ({why})")
     return fresh[rng.randrange(len(fresh))]
@@ -203,13 +216,12 @@ def deal_system_items(system_items: list, recipe: Recipe) -> list:
     return blocks
 
 
-def originals_for(kind: str, blocks: list, partner: int, own_block: int, references: dict,
-                  spans: SpanTable) -> list:
+def originals_for(kind: str, blocks: list, partner: int, own_block: int, references: dict, copies: dict) -> list:
     """The items a check may copy: those of the partner block that fit the kind, else those of any block
     but the check's own."""
     def fits(item: Item) -> bool:
         if kind == "degraded":
-            return degradable(item.caption, spans)
+            return copies.get(item.item_id) is not None
         if kind == "reference":
             return bool(references.get(item.video_id))
         return True

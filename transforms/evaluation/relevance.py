@@ -165,17 +165,30 @@ def video_context_senses(captions: list, part: Part, reading: RelevanceReading, 
         by_video.setdefault(caption.video_id, []).append(caption)
     senses = []
     for video_captions in by_video.values():
-        counts = {}
-        for caption in video_captions:
-            for word in set(part_words(caption, part, as_written)):
-                counts[word] = counts.get(word, 0) + 1
-        # The same tolerance as video_sets_by_threshold: 0.1 * 30 is 3.0000000000000004.
-        needed = reading.video_threshold * len(video_captions) - 1e-9
+        words = words_in_share([frozenset(part_words(caption, part, as_written)) for caption in video_captions],
+                               reading.video_threshold)
         text = " ".join(caption.caption for caption in video_captions)
         context = text.lower().split() if reading.lowercase else text.split()
-        senses.append(frozenset(finder.sense(context, word, part.wordnet_pos)
-                                for word, count in sorted(counts.items()) if count >= needed))
+        senses.append(frozenset(finder.sense(context, word, part.wordnet_pos) for word in sorted(words)))
     return tuple(senses)
+
+
+def words_in_share(word_sets: list, share: float) -> frozenset:
+    """The words in at least `share` of the sets (and in one): one video's side of a "threshold" reading, for
+    a few captions at a time (video_sets_by_threshold does every video at once)."""
+    counts = {}
+    for words in word_sets:
+        for word in words:
+            counts[word] = counts.get(word, 0) + 1
+    # The same tolerance as video_sets_by_threshold: 0.1 * 30 is 3.0000000000000004.
+    needed = share * len(word_sets) - 1e-9
+    return frozenset(word for word, count in counts.items() if count >= needed)
+
+
+def set_iou(left: frozenset, right: frozenset) -> float:
+    """The IoU of two sets (0 when they share nothing): one pair of what iou() computes for all pairs."""
+    shared = len(left & right)
+    return shared / (len(left) + len(right) - shared) if shared else 0.0
 
 
 # --- Sets as sparse matrices --------------------------------------------------------------------

@@ -6,8 +6,8 @@ from collections import Counter
 
 import pytest
 
-from transforms.da.degrade import DonorPool
-from transforms.da.hits import REFERENCE_SYSTEM, Item, Recipe, build_hits, hit_ids
+from transforms.da.degrade import GRAHAM_SPANS, DonorPool
+from transforms.da.hits import REFERENCE_SYSTEM, Item, Recipe, build_hits, degraded_copies, hit_ids
 from transforms.errors import ConfigError
 
 WORDS = "a man woman dog is playing singing cooking with the ball in park on stage kitchen".split()
@@ -25,12 +25,18 @@ def made_items(count: int, videos: int = 30, seed: int = 1) -> list:
     return items
 
 
+def human_caption(video: int) -> str:
+    return f"a man and a dog playing in the park on stage number {video}"
+
+
 def made_references(videos: int = 30) -> dict:
     return {f"video{v}": (Item(f"{REFERENCE_SYSTEM}:{1000 + v}", REFERENCE_SYSTEM, f"video{v}", 1000 + v,
-                               f"a human caption of video {v}"),) for v in range(videos)}
+                               human_caption(v)),) for v in range(videos)}
 
 
-DONORS = DonorPool([(f"video{100 + n}", f"donor number {n} lends a few good words here") for n in range(20)])
+# The videos' human captions (the words a degraded copy must have fewer of) and other videos' captions.
+DONORS = DonorPool([(f"video{v}", 1000 + v, human_caption(v)) for v in range(30)] +
+                   [(f"video{100 + n}", 2000 + n, f"donor number {n} lends a few good words here") for n in range(20)])
 
 
 def by_hit(slots) -> dict:
@@ -143,6 +149,26 @@ def test_a_recipe_that_cannot_work_is_refused(recipe, problem):
 def test_too_few_items_for_one_hit_is_one_line():
     with pytest.raises(ConfigError, match="5 items to judge cannot fill one HIT of 70 system slots"):
         build_hits(made_items(5), made_references(), DONORS, Recipe(), 0)
+
+
+def test_an_item_with_no_damaging_copy_is_never_the_original_of_a_degraded_check_and_is_counted():
+    """Every third item shares no word with its video's human caption: no copy can be less like the video,
+    so the degraded checks take other originals, and Hits counts the items left out."""
+    items = made_items(150)
+    for number in range(0, 150, 3):
+        old = items[number]
+        items[number] = Item(old.item_id, old.system, old.video_id, old.sen_id, "cats sleep quietly together today")
+    hits = build_hits(items, made_references(), DONORS, Recipe(), seed=3)
+    nothing_to_lose = {items[number].item_id for number in range(0, 150, 3)}
+    too_short = {item.item_id for item in items if len(item.caption.split()) < 3}
+    originals = {item.item_id.removesuffix("#degraded") for item in hits.degraded}
+    assert len(hits.degraded) >= 20 and not originals & (nothing_to_lose | too_short)
+    copies = degraded_copies(items, DONORS, 3, GRAHAM_SPANS)
+    assert set(copies) == {item.item_id for item in items} - too_short
+    assert all(copies[item_id] is None for item_id in nothing_to_lose)
+    assert hits.too_short == len(too_short) == 22 - 8  # every seventh has 2 words, but not those of 21k
+    assert hits.no_damaging_copy == sum(copy is None for copy in copies.values()) >= len(nothing_to_lose)
+    assert all(sum(slot.kind == "degraded" for slot in slots) == 10 for slots in by_hit(hits.slots).values())
 
 
 def test_hit_ids_are_zero_padded():

@@ -70,6 +70,9 @@ def test_the_tables_have_their_schemas_and_the_systems_captions(prepared):
     stats = json.loads((prepared / "stats.json").read_text())
     assert stats["judged"]["items_per_system"] == {"model_a": 12, "model_b": 12}
     assert stats["hits"]["min_degraded_pairs"] == 2 and stats["hits"]["hits"] == 2
+    # The hostile caption shares no word with its video's human captions: no copy of it can be worse.
+    assert stats["degraded"]["items_without_damaging_copy"] == 1 and stats["degraded"]["items_too_short"] == 0
+    assert "model_a:video7010#degraded" not in {row["item_id"] for row in rows}
 
 
 def placeholders(template: str) -> list:

@@ -101,13 +101,14 @@ class DaPrepare(Command):
 
 def format_figures(figures: dict) -> str:
     systems = ", ".join(f"{name} {count:,}" for name, count in figures["judged"]["items_per_system"].items())
-    hits = figures["hits"]
+    hits, degraded = figures["hits"], figures["degraded"]
     lines = [f"  items to judge: {systems}",
              f"  {hits['hits']:,} HITs of {hits['slots_per_hit']} slots ({hits['system']} system, "
              f"{hits['degraded']} degraded, {hits['repeat']} repeat, {hits['reference']} reference); "
              f"good/degraded pairs per HIT: at least {hits['min_degraded_pairs']}",
-             f"  degraded captions: {figures['degraded']['captions']:,} "
-             f"(span lengths {figures['settings']['span_lengths']})",
+             f"  degraded captions: {degraded['captions']:,} (span lengths {figures['settings']['span_lengths']}; "
+             f"each less like its video's other captions); never degraded: {degraded['items_too_short']:,} "
+             f"items too short, {degraded['items_without_damaging_copy']:,} with no damaging draw",
              "  rating page: rating.html; MTurk: mturk/batch.csv, mturk/template.html; Label Studio: "
              "labelstudio/tasks.json, labelstudio/config.xml"]
     return "\n".join(lines)

@@ -20,7 +20,7 @@ RAW, CLEANED = "raw", "cleaned"
 class Judged:
     items: tuple  # Item: what the systems wrote, to be judged
     references: dict  # video_id -> tuple of reference Items (human captions not judged)
-    donors: DonorPool  # the human captions degraded copies take words from
+    donors: DonorPool  # the human captions degraded copies take words from and are measured against
     figures: dict  # what was read and chosen, for stats.json
 
 
@@ -68,7 +68,7 @@ def raw_against_cleaned(run: str, raw: str, split: str, all_captions: bool, seed
                "changed_by_cleaning": sum(raw_caption != text for _, _, raw_caption, text in pairs),
                "items_per_system": {RAW: len(pairs), CLEANED: len(pairs)}}
     return Judged(tuple(items), references_of(cleaned, judged),
-                  DonorPool((video, text) for _, video, _, text in cleaned), figures)
+                  DonorPool((video, sen_id, text) for sen_id, video, _, text in cleaned), figures)
 
 
 def held_out_references(captions: list, seed: int) -> set:
@@ -106,7 +106,8 @@ def systems_table(path: str, human: str, split: str) -> Judged:
     figures = {"source": "systems", "split": split, "human_captions": len(captions),
                "items_per_system": dict(sorted(Counter(item.system for item in items).items())),
                "videos_without_reference": len({item.video_id for item in items} - set(references))}
-    return Judged(tuple(items), references, DonorPool((video, text) for _, video, _, text in captions), figures)
+    donors = DonorPool((video, sen_id, text) for sen_id, video, _, text in captions)
+    return Judged(tuple(items), references, donors, figures)
 
 
 def recorded_raw_input(run: str) -> str:

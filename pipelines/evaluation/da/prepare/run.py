@@ -46,7 +46,7 @@ def prepare(args, recipe, spans) -> tuple:
                 "raw": None if raw is None else str(Path(raw).resolve()),
                 "systems": files_record({"--systems": args.systems}) if args.systems else None}
     figures = {"judged": judged.figures, "hits": hit_figures(hits.slots, recipe),
-               "degraded": {"captions": len(hits.degraded)}, "settings": settings}
+               "degraded": degraded_figures(hits), "settings": settings}
     with staging_for(output) as staging:
         write_parquet_table(staging / "hits", DA_HITS, [asdict(slot) for slot in hits.slots])
         write_parquet_table(staging / "degraded", DA_DEGRADED,
@@ -62,6 +62,12 @@ def prepare(args, recipe, spans) -> tuple:
 
 def completion_code(seed: int, hit_id: str) -> str:
     return f"DA{item_seed(seed, 'completion ' + hit_id) % 10**8:08d}"
+
+
+def degraded_figures(hits) -> dict:
+    """The degraded copies shown, and the system items never the original of one (why, by count)."""
+    return {"captions": len(hits.degraded), "items_too_short": hits.too_short,
+            "items_without_damaging_copy": hits.no_damaging_copy}
 
 
 def hit_figures(slots, recipe) -> dict:
