@@ -20,10 +20,8 @@ pytestmark = pytest.mark.integration
 
 
 @pytest.fixture(scope="module")
-def run(msrvtt_dir, tmp_path_factory, multi_process):
-    output = tmp_path_factory.mktemp("msrvtt") / "run"
-    assert main(["clean", "--input", str(msrvtt_dir), "--output", str(output)] + multi_process) == 0
-    return output
+def run(default_run):
+    return default_run
 
 
 @pytest.fixture(scope="module")
