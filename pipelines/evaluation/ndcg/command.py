@@ -1,12 +1,13 @@
 """`capclean ndcg`: a model's retrieval scores, or a baseline, against the graded relevance of
 `capclean relevance`: nDCG per proxy and direction, linear and exponential gain, and mAP
-(docs/commands/ndcg.md). What it reads is inputs.py, its page page.py; the method transforms/evaluation/ndcg.py."""
+(docs/commands/ndcg.md). What it reads is inputs.py, its page page.py; the method transforms/evaluation/ndcg.py.
+With --protocol the scores are a model's matrix in a protocol's order, read as `capclean evaluate` reads it."""
 import logging
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipelines.commands.arguments import add_figure_file_arguments
+from pipelines.commands.arguments import add_figure_file_arguments, add_protocol_arguments
 from pipelines.commands.command import FILES, Command
 
 WRITTEN_BY = "capclean ndcg"  # the mark of a JSON file this command wrote (and may replace)
@@ -21,6 +22,10 @@ class NdcgArgs:
     json: str | None = None
     report: str | None = None
     no_agreement: bool = False
+    protocol: str | None = None
+    videos: str | None = None
+    sen_ids: str | None = None
+    orientation: str | None = None
 
 
 class Ndcg(Command):
@@ -37,10 +42,13 @@ class Ndcg(Command):
                             "relevance")
         parser.add_argument("--scores", required=True, metavar="FILE", help="the model's scores: Parquet or CSV with "
                             "columns sen_id, video_id, score, or .npz with scores (captions x videos), sen_ids, "
-                            "video_ids; or 'random' (the exact expected value) or 'oracle' (ranked by the relevance "
-                            "itself)")
+                            "video_ids; or, with --protocol, its similarity matrix in the protocol's order (.npy, or "
+                            ".npz of one array); or 'random' (the exact expected value) or 'oracle' (ranked by the "
+                            "relevance itself)")
         parser.add_argument("--captions", metavar="RUN_OR_RAW", help="a capclean output or raw MSR-VTT, for each "
-                            "caption's own video (mAP; default: the input the relevance output records)")
+                            "caption's own video (mAP) and, with --protocol, its captions (full-test, custom) or what "
+                            "1k-A's sentences are matched to (default: the input the relevance output records)")
+        add_protocol_arguments(parser, required=False)
         parser.add_argument("--cutoff", choices=["relevant", "all", "within-relevant"], default="relevant",
                             help="relevant: a query's DCG stops at its number of relevant items (the authors' code); "
                             "all: the whole gallery; within-relevant: only the relevant items are ranked "
@@ -55,6 +63,7 @@ class Ndcg(Command):
         from pipelines.evaluation.ndcg.inputs import NdcgInputError
         from pipelines.evaluation.ndcg.page import write_ndcg_report
 
+        check_protocol_flags(args)
         # Both targets are checked before the long part, so a refused one costs nothing.
         json_path, report_path = check_figure_files(args.json, args.report, WRITTEN_BY, NdcgInputError, "ndcg.html")
         figures = ndcg_figures(args, with_page=report_path is not None)
@@ -62,43 +71,66 @@ class Ndcg(Command):
         return 0
 
 
+def check_protocol_flags(args: NdcgArgs) -> None:
+    """The protocol's flags go with --protocol, and a matrix without ids needs it: one line, before any work."""
+    from pipelines.evaluation.ndcg.inputs import BASELINES, NdcgInputError
+    from pipelines.evaluation.ndcg.protocol import is_matrix_file
+
+    if args.protocol:
+        if args.orientation and args.scores in BASELINES:
+            raise NdcgInputError(f"--orientation says which way a matrix in --scores is; --scores {args.scores} has "
+                                 "none: leave it out")
+        return
+    given = [flag for flag, value in (("--videos", args.videos), ("--sen-ids", args.sen_ids),
+                                      ("--orientation", args.orientation)) if value]
+    if given:
+        raise NdcgInputError(f"{given[0]} goes with --protocol 1k-A|full-test|custom: give --protocol, or leave "
+                             f"{given[0]} out")
+    if is_matrix_file(args.scores):
+        raise NdcgInputError(f"--scores {args.scores} is a matrix without ids, its rows and columns in a protocol's "
+                             "order: give --protocol 1k-A (with --videos, the JSFusion CSV), full-test or custom "
+                             "(with --videos and --sen-ids), and --orientation if it is square")
+
+
 def ndcg_figures(args: NdcgArgs, with_page: bool) -> dict:
     """nDCG of every proxy and mAP, printed; with the page, also the random baseline, the relevance's
     settings and the proxies' agreement."""
-    from pipelines.evaluation.ndcg.inputs import (BASELINES, own_video_rows, proxy_folders, read_gallery,
-                                                  read_relevance, read_scores, relevance_settings)
+    from pipelines.evaluation.ndcg.inputs import relevance_gallery, relevance_settings
+    from pipelines.evaluation.ndcg.protocol import protocol_gallery
     from transforms.evaluation.agreement import proxy_agreement
-    from transforms.evaluation.ndcg import NdcgOptions, dense_score_blocks, map_table, ndcg_table, queries
+    from transforms.evaluation.ndcg import NdcgOptions, map_table, ndcg_table, queries
 
     options = NdcgOptions(cutoff=args.cutoff)
-    folders = proxy_folders(args.relevance)
-    gallery = read_gallery(folders)
+    if args.protocol:
+        scored = protocol_gallery(args.relevance, args.scores, args.captions,
+                                  {"protocol": args.protocol, "videos": args.videos, "sen_ids": args.sen_ids,
+                                   "orientation": args.orientation})
+    else:
+        scored = relevance_gallery(args.relevance, args.scores, args.captions)
     scores = args.scores
-    ranking = scores if scores in BASELINES else dense_score_blocks(read_scores(scores, gallery))
     figures = {"written_by": WRITTEN_BY, "relevance": str(Path(args.relevance).resolve()), "scores": scores,
-               "cutoff": args.cutoff, "videos": len(gallery.video_ids), "captions": len(gallery.sen_ids),
-               "proxies": {}}
+               "cutoff": args.cutoff, "videos": scored.videos, "captions": scored.captions, "proxies": {}}
+    if scored.protocol:
+        figures["protocol"] = scored.protocol
     # The page shows the random baseline beside a model's (or the oracle's) figures: its closed form is one
     # pass over a matrix already read. The agreement needs every proxy's matrix at once, so only then are they kept.
     with_random = with_page and scores != "random"
     kept = {}
     progress = logging.getLogger("capclean.progress")  # silenced by --quiet, as every command's progress
     started = time.monotonic()
-    for number, (proxy, folder) in enumerate(folders.items(), start=1):
-        relevance = read_relevance(folder, gallery)
-        figures["proxies"][proxy] = ndcg_table(relevance, ranking, options)
+    for number, (proxy, relevance) in enumerate(scored.relevances, start=1):
+        figures["proxies"][proxy] = ndcg_table(relevance, scored.ranking, options)
         progress.info("ndcg: proxy %s done, %d of %d proxies (%s videos x %s captions each), %.0f s", proxy, number,
-                      len(folders), f"{len(gallery.video_ids):,}", f"{len(gallery.sen_ids):,}",
-                      time.monotonic() - started)
+                      scored.proxies, f"{scored.videos:,}", f"{scored.captions:,}", time.monotonic() - started)
         if with_random:
             figures.setdefault("random", {})[proxy] = ndcg_table(relevance, "random", options)
         if with_page and not args.no_agreement:
             kept[proxy] = queries(relevance, "v2t")  # one row per video: the paper's Fig. 8
-    own = own_video_rows(args.relevance, args.captions, gallery)
+    own = scored.own_rows
     if scores != "oracle" and own is not None:
-        figures["map"] = map_table(own, len(gallery.video_ids), ranking, options)
+        figures["map"] = map_table(own, scored.videos, scored.ranking, options)
     if with_random and own is not None:
-        figures["map_random"] = map_table(own, len(gallery.video_ids), "random", options)
+        figures["map_random"] = map_table(own, scored.videos, "random", options)
     print(format_ndcg(figures))
     if with_page:
         figures["settings"] = relevance_settings(args.relevance)
@@ -108,8 +140,7 @@ def ndcg_figures(args: NdcgArgs, with_page: bool) -> dict:
 
 def format_ndcg(figures: dict) -> str:
     """The table: one row per proxy and gain, nDCG of t2v, v2t and their mean, in percent."""
-    lines = [f"capclean ndcg: {figures['scores']} on {figures['videos']:,} videos x {figures['captions']:,} captions; "
-             f"cut-off: {figures['cutoff']}",
+    lines = [f"capclean ndcg: {figures['scores']} on {gallery_text(figures)}; cut-off: {figures['cutoff']}",
              f"  {'proxy':<6}{'gain':<13}{'t2v':>7}{'v2t':>7}{'mean':>7}"]
     for proxy, table in figures["proxies"].items():
         for gain in table["mean"]:
@@ -122,3 +153,12 @@ def format_ndcg(figures: dict) -> str:
     elif figures["scores"] != "oracle":
         lines.append("  mAP: left out (no caption's own video: give --captions)")
     return "\n".join(lines)
+
+
+def gallery_text(figures: dict) -> str:
+    """'2 videos x 3 captions', or with a protocol '1k-A, 1,000 texts x 1,000 videos (texts-x-videos)'."""
+    protocol = figures.get("protocol")
+    if not protocol:
+        return f"{figures['videos']:,} videos x {figures['captions']:,} captions"
+    layout = f" ({protocol['scores']})" if protocol["scores"] else ""
+    return f"{protocol['name']}, {figures['captions']:,} texts x {figures['videos']:,} videos{layout}"

@@ -10,11 +10,14 @@ Reads (the method is transforms/evaluation/ndcg.py; docs/commands/ndcg.md says w
   gallery; or a NumPy .npz with `scores` (captions x videos), `sen_ids` and `video_ids` (both read by
   pipelines/evaluation/score_tables.py); or the word `random` (the exact expected value of a random
   ranking) or `oracle` (ranked by relevance);
+- or, with --protocol, a retrieval protocol and a matrix in its order (protocol.py);
 - for mAP, each caption's own video: from --captions, or else from the input the relevance
   output's manifest.json records.
 """
 import json
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
 import numpy as np
 import pyarrow as pa
@@ -100,6 +103,33 @@ def read_relevance(folder: Path, gallery: Gallery, within: bool = False) -> sp.c
     return matrix
 
 
+# ---------------------------------------------------------------- what is scored
+
+@dataclass(frozen=True)
+class ScoredGallery:
+    """What nDCG is computed over: the gallery's size, each proxy's (videos x captions) relevance in its order,
+    the ranking (ScoreBlocks, or 'random' or 'oracle') and each caption's own video's row (None: unknown)."""
+    videos: int
+    captions: int
+    proxies: int
+    relevances: Iterator  # (proxy, CSR relevance), read one proxy at a time as it is consumed, so held one at a time
+    ranking: object
+    own_rows: np.ndarray | None
+    protocol: dict | None = None  # with --protocol: its name, how the scores were laid out, how 1k-A matched
+
+
+def relevance_gallery(relevance_dir: str, scores: str, captions: str | None) -> ScoredGallery:
+    """The gallery of the relevance itself: every video and caption it names, scored by an id-keyed table."""
+    from transforms.evaluation.ndcg import dense_score_blocks
+
+    folders = proxy_folders(relevance_dir)
+    gallery = read_gallery(folders)
+    ranking = scores if scores in BASELINES else dense_score_blocks(read_scores(scores, gallery))
+    relevances = ((proxy, read_relevance(folder, gallery)) for proxy, folder in folders.items())
+    return ScoredGallery(len(gallery.video_ids), len(gallery.sen_ids), len(folders), relevances, ranking,
+                         own_video_rows(relevance_dir, captions, gallery))
+
+
 # ---------------------------------------------------------------- the scores
 
 def read_scores(path: str, gallery: Gallery) -> np.ndarray:
@@ -108,7 +138,8 @@ def read_scores(path: str, gallery: Gallery) -> np.ndarray:
     if not file.is_file():
         raise NdcgInputError(f"--scores {path}: no such file (or give random or oracle)")
     if file.suffix.lower() not in (".npz", ".parquet", ".csv"):
-        raise NdcgInputError(f"--scores {path}: expected a .parquet, .csv or .npz file, or random or oracle")
+        raise NdcgInputError(f"--scores {path}: expected a .parquet, .csv or .npz file, random or oracle, or with "
+                             "--protocol a .npy matrix")
     return read_score_table(file, gallery)
 
 
@@ -116,11 +147,9 @@ def read_scores(path: str, gallery: Gallery) -> np.ndarray:
 
 def own_video_rows(relevance_dir: str, captions: str | None, gallery: Gallery):
     """The row of each caption's own video, from --captions or the relevance's recorded input; None if neither."""
-    source = captions or _recorded_input(relevance_dir)
+    source = captions_source(relevance_dir, captions)
     if source is None:
         return None
-    if not Path(source).exists():
-        raise NdcgInputError(f"--captions {source}: no such file or folder")
     from pipelines.evaluation.caption_input import read_caption_rows
 
     video_of = {sen_id: video for sen_id, video, _, _ in read_caption_rows(source)}
@@ -132,6 +161,13 @@ def own_video_rows(relevance_dir: str, captions: str | None, gallery: Gallery):
                                  "in the relevance")
         rows.append(row_of[video_of[sen_id]])
     return np.array(rows, dtype=np.int64)
+
+
+def captions_source(relevance_dir: str, captions: str | None) -> str | None:
+    """--captions, or else the input the relevance output records (if it still exists); None if neither."""
+    if captions is not None and not Path(captions).exists():
+        raise NdcgInputError(f"--captions {captions}: no such file or folder")
+    return captions or _recorded_input(relevance_dir)
 
 
 def _recorded_input(relevance_dir: str):

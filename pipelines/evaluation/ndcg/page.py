@@ -67,11 +67,25 @@ def header_section(figures: dict) -> str:
             ("gallery", f"{figures['videos']:,} videos x {figures['captions']:,} captions"),
             ("cut-off", esc(figures["cutoff"])),
             ("scores", esc(source) if source else f"a model's: <code>{esc(scores)}</code>")]
+    if figures.get("protocol"):
+        rows.insert(-2, ("protocol", protocol_text(figures["protocol"])))
     lead = ("A retrieval model scored by graded semantic relevance, after Wray, Doughty and Damen (2021), <i>On "
             "Semantic Similarity in Video Retrieval</i>: every (video, caption) pair has a relevance computed from "
             "the captions by one of the proxies, and nDCG measures how well a ranking follows it. Figures are in "
             "percent; docs/commands/ndcg.md gives each definition.")
     return page_header(TITLE, lead, rows)
+
+
+def protocol_text(protocol: dict) -> str:
+    """The protocol the gallery is (--protocol): its name, how the matrix was laid out, how 1k-A matched."""
+    parts = [esc(protocol["name"]) + ": its texts (the captions) x its videos, the relevance's other pairs left aside"]
+    if protocol.get("scores"):
+        parts.append(f"the scores read as {esc(protocol['scores'])}")
+    matching = protocol.get("matching")
+    if matching:
+        parts.append(f"sentences matched to captions: {matching['exact']:,} exactly, {matching['normalised']:,} once "
+                     f"normalised; {matching['several_sen_ids']:,} match several (the first one's row)")
+    return "; ".join(parts)
 
 
 def reading_text(reading) -> str:
