@@ -78,7 +78,7 @@ def header_section(figures: dict) -> str:
 
 def protocol_text(protocol: dict) -> str:
     """The protocol the gallery is (--protocol): its name, how the matrix was laid out, how 1k-A matched."""
-    parts = [esc(protocol["name"]) + ": its texts (the captions) x its videos, the relevance's other pairs left aside"]
+    parts = [esc(protocol["name"]) + ": the protocol's texts x its videos, the relevance's other pairs left aside"]
     if protocol.get("scores"):
         parts.append(f"the scores read as {esc(protocol['scores'])}")
     matching = protocol.get("matching")

@@ -161,7 +161,7 @@ def test_the_figures_equal_capclean_evaluate_on_the_same_inputs(three_videos, tm
         figures = json.loads((tmp_path / f"ndcg-{name}.json").read_text())
         assert figures["proxies"]["bow"] == evaluated["model"], name
         assert figures["random"]["bow"] == evaluated["random"], name
-        assert f"<td>{name}: its texts" in (tmp_path / f"ndcg-{name}.html").read_text()
+        assert f"<td>{name}: the protocol's texts x its videos" in (tmp_path / f"ndcg-{name}.html").read_text()
     capsys.readouterr()
 
 
