@@ -12,6 +12,9 @@ from pipelines.commands.command import FILES, Command
 
 WRITTEN_BY = "capclean ndcg"  # the mark of a JSON file this command wrote (and may replace)
 
+# How tied scores are ranked, said in every output (evaluate's nDCG ranks them the same way).
+TIES = ("nDCG: tied items share their ranks' discounts (the mean over the tie's orders); mAP: a tie counts "
+        "against the model")
 
 @dataclass(frozen=True)
 class NdcgArgs:
@@ -109,7 +112,7 @@ def ndcg_figures(args: NdcgArgs, with_page: bool) -> dict:
         scored = relevance_gallery(args.relevance, args.scores, args.captions)
     scores = args.scores
     figures = {"written_by": WRITTEN_BY, "relevance": str(Path(args.relevance).resolve()), "scores": scores,
-               "cutoff": args.cutoff, "videos": scored.videos, "captions": scored.captions, "proxies": {}}
+               "cutoff": args.cutoff, "ties": TIES, "videos": scored.videos, "captions": scored.captions, "proxies": {}}
     if scored.protocol:
         figures["protocol"] = scored.protocol
     # The page shows the random baseline beside a model's (or the oracle's) figures: its closed form is one
@@ -152,6 +155,7 @@ def format_ndcg(figures: dict) -> str:
                      f"mean {100 * row['mean']:.1f}")
     elif figures["scores"] != "oracle":
         lines.append("  mAP: left out (no caption's own video: give --captions)")
+    lines.append(f"  ties: {figures['ties']}")
     return "\n".join(lines)
 
 

@@ -56,6 +56,9 @@ def test_the_random_ranking_by_hand(relevance, capsys, tmp_path):
     figures = json.loads(target.read_text())
     assert figures["proxies"]["bow"]["mean"]["linear"] == pytest.approx(0.76782, abs=1e-4)
     assert figures["written_by"] == "capclean ndcg" and figures["videos"] == 2 and figures["captions"] == 3
+    # The tie rule is said where the figures are: nDCG averages over tie orders, mAP counts ties against the model.
+    assert "mean over the tie's orders" in figures["ties"] and "against the model" in figures["ties"]
+    assert f"  ties: {figures['ties']}" in out
 
 
 @pytest.mark.parametrize("kind", ["csv", "parquet", "npz"])
