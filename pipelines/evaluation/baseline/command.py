@@ -37,7 +37,8 @@ class Baseline(Command):
             "cosine, written as a model's (texts x videos) .npy in a protocol's order, for capclean evaluate")
     Args = BaselineArgs
     writes = FILES
-    example = ("--protocol", "full-test", "--input", "{raw}", "--output", "{out}/baseline.npy")
+    example = ("--protocol", "full-test", "--input", "{raw}", "--output", "{out}/baseline.npy", "--negatives",
+               "{hardneg}", "--negatives-output", "{out}/negatives.npy")
 
     def add_arguments(self, parser):
         add_protocol_arguments(parser, required=True, orientation=False)
@@ -73,9 +74,9 @@ class Baseline(Command):
               f"with capclean evaluate --protocol {protocol.name} --scores {target} --orientation texts-x-videos")
         if negative_rows is not None:
             write_negatives_scores(negatives_target, negative_rows, video_captions, idf_documents)
-            print(f"capclean baseline: {len(negative_rows):,} captions and their hard negatives (caption, part, level) "
-                  f"scored against their own video, written to {negatives_target}; PoSRank with capclean evaluate "
-                  f"--negatives {args.negatives} --negatives-scores {negatives_target}")
+            print(f"capclean baseline: {len(negative_rows):,} rows of hard negatives (a caption, part and level each), "
+                  f"scored against the caption's own video, written to {negatives_target}; PoSRank with capclean "
+                  f"evaluate --negatives {args.negatives} --negatives-scores {negatives_target}")
         return 0
 
 

@@ -1,8 +1,8 @@
 """`capclean evaluate`: a retrieval model's similarity matrix on a protocol (1k-A, full-test, custom): R@1/5/10,
 median and mean rank, text-to-video and video-to-text, beside the exact random baseline; or, with
 --write-texts, the texts the model must encode, in the protocol's order (docs/commands/evaluate.md).
-The protocol is pipelines/evaluation/protocol_files.py (shared with baseline, fire and overlap), the scores scores.py, the page page.py; the method
-transforms/evaluation/protocols.py and retrieval.py."""
+The protocol is pipelines/evaluation/protocol_files.py (shared with baseline, fire and overlap), the scores
+scores.py, the page page.py; the method transforms/evaluation/protocols.py and retrieval.py."""
 from dataclasses import dataclass
 
 from pipelines.commands.arguments import RUN_OR_RAW_HELP, add_figure_file_arguments, add_protocol_arguments

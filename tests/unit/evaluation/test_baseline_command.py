@@ -101,7 +101,7 @@ def test_the_negatives_scores_are_worked_by_hand_in_evaluate_s_order(raw, tmp_pa
     code, out, err = run(capsys, "--protocol", "full-test", "--input", raw, "--output", tmp_path / "sim.npy",
                          "--negatives", negatives, "--negatives-output", tmp_path / "negatives.npy")
     assert code == 0, err
-    assert "3 captions and their hard negatives (caption, part, level)" in out
+    assert "3 rows of hard negatives (a caption, part and level each)" in out
     assert main(["evaluate", "--protocol", "full-test", "--input", raw, "--write-texts", str(tmp_path / "texts.json"),
                  "--negatives", str(negatives)]) == 0
     import json
