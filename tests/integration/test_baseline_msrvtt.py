@@ -4,10 +4,12 @@ extra labels, PoSRank of the baseline's scores of the hard negatives, each besid
 59,800 x 2,990 matrix of the full test split (nDCG by bow only; docs/commands/evaluate.md gives the cost of all
 three proxies). The figures are those docs/commands/evaluate.md prints in "What captions alone know".
 
-Cost on the two shared cores: the hard negatives of 1k-A's 1,000 videos (all their 20,000 captions, as the
-paper's Table 1 counts them: 61,814 rows of up to 21 texts) are what the 1k-A test adds, 2 min of CPU (4 min
-wall while others ran); the baseline scores them in 40 s (1.4 GB), the FIRE labels take 10 s (shared with
-test_fire_labels_msrvtt.py), the one evaluate 45 s."""
+Cost on the two shared cores (measured while others ran): the 1k-A test takes 4 min 6 s, 64 s before the
+negatives and the labels. Most of it is its setup, 171 s: the hard negatives of 1k-A's 1,000 videos (all their
+20,000 captions, as the paper's Table 1 counts them: 61,814 rows of up to 21 texts; 2 min of CPU) and the FIRE
+labels (10 s, made once and shared with test_fire_labels_msrvtt.py). Then 75 s: the baseline with the negatives
+(40 s, 1.4 GB) and the one evaluate (45 s). The negatives of one caption per video would cost less, but PoSRank
+would then be that of 1,000 captions, not the 1k-A figure the docs print."""
 import json
 
 import numpy as np
