@@ -73,7 +73,7 @@ def add_split_and_videos_arguments(group, split_holds: str) -> None:
 
 def add_protocol_arguments(parser: argparse.ArgumentParser, required: bool, orientation: bool = True) -> None:
     """--protocol, --videos, --sen-ids (and --orientation, for a matrix): a retrieval protocol
-    (transforms/evaluation/protocols.py) as evaluate, fire and overlap read it (evaluate/protocol_files.py)."""
+    (transforms/evaluation/protocols.py) as evaluate, fire and overlap read it (protocol_files.py)."""
     from transforms.evaluation.protocols import ORIENTATIONS, PROTOCOLS
 
     parser.add_argument("--protocol", required=required, choices=PROTOCOLS,

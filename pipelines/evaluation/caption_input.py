@@ -33,6 +33,22 @@ def read_caption_rows(input_path: str) -> list:
             for batch in read_input(input_path) for caption in batch.captions]
 
 
+def read_earlier_captions(input_path: str, video_ids: set, kept: set) -> dict:
+    """video_id -> [(sen_id, earlier text)] of the captions of `video_ids` whose sen_id is in `kept` (the
+    captions the output holds), from a capclean output's edits/ (every `before`: a caption's texts ahead of
+    each step that changed it); {} for raw annotations, which have no edits/. A caption the cleaning edited is
+    found by a text it had before (1k-A's sentences are raw captions: pipelines/evaluation/protocol_files.py)."""
+    edits = Path(input_path) / "edits"
+    if not edits.is_dir():
+        return {}
+    table = pq.read_table(edits, columns=["sen_id", "video_id", "before"])
+    earlier = {}
+    for sen_id, video_id, before in zip(*(table[name].to_pylist() for name in ("sen_id", "video_id", "before"))):
+        if video_id in video_ids and sen_id in kept:
+            earlier.setdefault(video_id, []).append((sen_id, before))
+    return earlier
+
+
 def read_list_rows(path: str, flag: str = "--videos", column: str = "video_id") -> list:
     """The rows of a video list: dicts of a CSV with a `video_id` column (as the retrieval splits
     come, perhaps with a `sentence` column), or {"video_id": id} for a file of one id a line (another

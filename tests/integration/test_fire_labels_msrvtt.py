@@ -1,10 +1,10 @@
 """FIRE's labels on the real 1k-A split lose none (issue 40). A FIRE-format label file keyed by the JSFusion
-sentences, as FIRE keys its own, is made here: `capclean overlap --protocol 1k-A`'s candidates labelled by a
-rule (the same words: relevant), and one label for every sentence (the next row's video, not relevant), so
-that the 35 sentences that differ from their raw caption are in it. Through `capclean evaluate
---fire-labels` and through `capclean fire` (the matrix, and a ranked table matched through the sentences)
-every label is placed, and the three give the same figures; `fire` matched on the raw captions alone refuses
-to lose the 35 sentences' labels. About a minute."""
+sentences, as FIRE keys its own (tests/integration/conftest.py's jsfusion_fire_labels): `capclean overlap
+--protocol 1k-A`'s candidates labelled by a rule (the same words: relevant), and one label for every sentence
+(the next row's video, not relevant), so that the 35 sentences that differ from their raw caption are in it.
+Through `capclean evaluate --fire-labels` and through `capclean fire` (the matrix, and a ranked table matched
+through the sentences) every label is placed, and the three give the same figures; `fire` matched on the raw
+captions alone refuses to lose the 35 sentences' labels. About a minute."""
 import csv
 import json
 
@@ -19,35 +19,19 @@ SEED = 40
 
 
 @pytest.fixture(scope="module")
-def jsfusion(msrvtt_dir):
-    return msrvtt_dir / "retrieval_splits" / "MSRVTT_JSFUSION_test.csv"
-
-
-@pytest.fixture(scope="module")
-def case(msrvtt_dir, jsfusion, tmp_path_factory):
-    """(folder, label file, number of labels): the labels, a seeded random matrix and its ranked table."""
+def case(jsfusion_fire_labels, tmp_path_factory):
+    """(folder, label file, number of labels, overlap's candidate pairs, a seeded random matrix): the labels
+    (tests/integration/conftest.py, shared: read, never written into) and a folder of this module's own."""
     folder = tmp_path_factory.mktemp("fire-1k-a")
-    train = folder / "train.csv"
-    train.write_text("video_id\nvideo0\nvideo1\n")  # the overlap half is not what this test is about
-    assert main(["overlap", "--input", str(msrvtt_dir), "--protocol", "1k-A", "--videos", str(jsfusion),
-                 "--train", f"list:{train}", "--output", str(folder / "overlap")]) == 0
-    with open(folder / "overlap" / "labelling_sheet.csv", newline="", encoding="utf-8") as handle:
-        sheet = list(csv.DictReader(handle))
-    with open(jsfusion, newline="", encoding="utf-8") as handle:
-        rows = list(csv.DictReader(handle))
-    labels = [(row["query"], row["video"], int(float(row["similarity"]) >= 0.9), "overlap") for row in sheet]
-    labels += [(row["sentence"], rows[(number + 1) % len(rows)]["video_id"], 0, "rule")
-               for number, row in enumerate(rows)]
-    with open(folder / "labels.csv", "w", newline="", encoding="utf-8") as handle:
-        csv.writer(handle).writerows([["query", "video", "label", "source"], *labels])
     similarity = np.random.default_rng(SEED).random((1000, 1000))
     np.save(folder / "random.npy", similarity)
-    return folder, folder / "labels.csv", len(labels), len(sheet), similarity
+    return folder, jsfusion_fire_labels.path, jsfusion_fire_labels.count, jsfusion_fire_labels.candidate_pairs, \
+        similarity
 
 
-def test_overlap_searches_the_1k_a_gallery_only(case):
-    folder, _, _, candidate_pairs, _ = case
-    stats = json.loads((folder / "overlap" / "stats.json").read_text())
+def test_overlap_searches_the_1k_a_gallery_only(case, jsfusion_fire_labels):
+    _, _, _, candidate_pairs, _ = case
+    stats = json.loads((jsfusion_fire_labels.folder / "overlap" / "stats.json").read_text())
     # 493 of the 1,570 pairs found among all 2,990 test videos lie in the 1,000 videos of 1k-A (issue 40)
     assert stats["fn_candidates"]["pool_videos"] == 1000 and candidate_pairs == 493
     assert stats["selection"]["texts_without_caption"] == 0

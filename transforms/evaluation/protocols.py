@@ -12,7 +12,10 @@ similarity matrix a model writes, and the ground truth: each text's own video. T
 - custom: a list of videos (the columns, in the list's order) and a list of sen_ids (the rows).
 
 A 1k-A query is also resolved to the sen_id(s) of its video's captions whose text it is (`match_sentence`):
-the figures do not need it (the ground truth is the video), but labels keyed by sen_id do (FIRE).
+the figures do not need it (the ground truth is the video), but labels keyed by sen_id do (FIRE), and the
+text-only baseline leaves those captions out of the video. Against a capclean output, a sentence that matches
+none of its video's captions as cleaned is matched against their earlier texts (edits/' `before`): the caption
+the cleaning corrected is still the sentence's caption.
 """
 import re
 from dataclasses import dataclass
@@ -26,6 +29,7 @@ ORIENTATIONS = (TEXTS_X_VIDEOS, VIDEOS_X_TEXTS)
 # How a JSFusion sentence was resolved to captions of its video.
 EXACT = "exact"  # the caption's text, character for character
 NORMALISED = "normalised"  # equal once both are normalised (`normalised_text`)
+EDITED = "edited"  # an earlier text of a caption the cleaning changed (edits/), exactly or once normalised
 UNMATCHED = "unmatched"  # no caption of the video: the query keeps its text and video, with no sen_id
 OWN_CAPTION = "caption"  # full-test and custom: the text is a caption itself
 
@@ -42,7 +46,7 @@ class Query:
     text: str
     video_id: str
     sen_ids: tuple  # 1k-A: every caption of the video the sentence matches (empty: none); else (its sen_id,)
-    match: str  # EXACT, NORMALISED, UNMATCHED or OWN_CAPTION
+    match: str  # EXACT, NORMALISED, EDITED, UNMATCHED or OWN_CAPTION
 
 
 @dataclass(frozen=True)
@@ -83,12 +87,17 @@ def match_sentence(sentence: str, captions: list) -> tuple:
     return (tuple(close), NORMALISED) if close else ((), UNMATCHED)
 
 
-def jsfusion_protocol(rows: list, captions_of: dict) -> Protocol:
+def jsfusion_protocol(rows: list, captions_of: dict, earlier_of: dict | None = None) -> Protocol:
     """1k-A from the JSFusion CSV's rows ({video_id, sentence}), in its order; `captions_of`:
-    video_id -> [(sen_id, text)] of the captions the sentences are matched to ({} to match none)."""
+    video_id -> [(sen_id, text)] of the captions the sentences are matched to ({} to match none);
+    `earlier_of`: video_id -> [(sen_id, earlier text)] of those captions, tried for a sentence that matches
+    none of them (a capclean output's edits/; None or {} for raw captions)."""
     queries = []
     for row in rows:
         sen_ids, how = match_sentence(row["sentence"], captions_of.get(row["video_id"], []))
+        if how == UNMATCHED and earlier_of:
+            sen_ids, how = match_sentence(row["sentence"], earlier_of.get(row["video_id"], []))
+            how = EDITED if sen_ids else UNMATCHED
         queries.append(Query(row["sentence"], row["video_id"], sen_ids, how))
     return Protocol("1k-A", tuple(row["video_id"] for row in rows), tuple(queries))
 
@@ -105,8 +114,9 @@ def caption_protocol(name: str, video_ids: list, captions: list) -> Protocol:
 
 
 def match_counts(protocol: Protocol) -> dict:
-    """How the queries were resolved: {EXACT, NORMALISED, UNMATCHED: queries, "several_sen_ids": queries
+    """How the queries were resolved: {EXACT, NORMALISED, EDITED, UNMATCHED: queries, "several_sen_ids": queries
     that match more than one caption}."""
-    counts = {how: sum(query.match == how for query in protocol.queries) for how in (EXACT, NORMALISED, UNMATCHED)}
+    counts = {how: sum(query.match == how for query in protocol.queries)
+              for how in (EXACT, NORMALISED, EDITED, UNMATCHED)}
     counts["several_sen_ids"] = sum(len(query.sen_ids) > 1 for query in protocol.queries)
     return counts

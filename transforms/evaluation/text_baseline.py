@@ -59,6 +59,31 @@ def weighted_unit_rows(counts: sp.spmatrix, idf: np.ndarray) -> sp.csr_matrix:
     return sp.csr_matrix(sp.diags(scale) @ weighted)
 
 
+@dataclass(frozen=True)
+class VideoDocuments:
+    """The protocol's videos as tf-idf documents: the words, their idf, every caption (column, sen_id) in order
+    with its counts, and each video's document as the sum of its captions' counts."""
+    words: object
+    idf: np.ndarray
+    flat: list  # (column, sen_id, caption) of every caption of the videos, by column
+    caption_counts: sp.csr_matrix
+    document_counts: sp.csr_matrix
+
+
+def video_documents(texts: list, video_captions: list, idf_documents: list) -> VideoDocuments:
+    """The documents of the videos, `video_captions` (per column, the (sen_id, caption) of that video), with a
+    vocabulary holding every word of `texts` (the strings to score) and of the captions, so no word of a text
+    is dropped from its length."""
+    flat = [(column, sen_id, caption) for column, captions in enumerate(video_captions)
+            for sen_id, caption in captions]
+    words = fit_words(texts, [caption for _, _, caption in flat])
+    idf = idf_weights(words, idf_documents, len(words.vocabulary_))
+    caption_counts = words.transform([caption for _, _, caption in flat])
+    membership = sp.csr_matrix((np.ones(len(flat)), ([column for column, _, _ in flat], np.arange(len(flat)))),
+                               shape=(len(video_captions), len(flat)))
+    return VideoDocuments(words, idf, flat, caption_counts, membership @ caption_counts)
+
+
 def baseline_scores(texts: list, video_captions: list, idf_documents: list, out: np.ndarray | None = None,
                     progress: Callable[[int, int], None] | None = None) -> np.ndarray:
     """The (texts x videos) tf-idf cosine of each BaselineText against each video's document.
@@ -66,45 +91,70 @@ def baseline_scores(texts: list, video_captions: list, idf_documents: list, out:
     video_captions: per column, the (sen_id, caption) of that video. `out`: a float32 array of that shape
     to fill (a memory-mapped .npy for full-test); `progress(done, total)` is told of each block of rows.
     """
-    flat = [(column, sen_id, caption) for column, captions in enumerate(video_captions)
-            for sen_id, caption in captions]
-    words = fit_words([text.text for text in texts], [caption for _, _, caption in flat])
-    idf = idf_weights(words, idf_documents, len(words.vocabulary_))
-    caption_counts = words.transform([caption for _, _, caption in flat])
-    membership = sp.csr_matrix((np.ones(len(flat)), ([column for column, _, _ in flat], np.arange(len(flat)))),
-                               shape=(len(video_captions), len(flat)))
-    document_counts = membership @ caption_counts  # a video's document: the sum of its captions' counts
-    text_vectors = weighted_unit_rows(words.transform([text.text for text in texts]), idf)
-    documents = weighted_unit_rows(document_counts, idf).T.tocsc()
+    documents = video_documents([text.text for text in texts], video_captions, idf_documents)
+    text_vectors = weighted_unit_rows(documents.words.transform([text.text for text in texts]), documents.idf)
+    document_vectors = weighted_unit_rows(documents.document_counts, documents.idf).T.tocsc()
     shape = (len(texts), len(video_captions))
     scores = np.zeros(shape, dtype=np.float32) if out is None else out
     rows = max(1, BLOCK_CELLS // max(1, shape[1]))
     for start in range(0, shape[0], rows):
         stop = min(start + rows, shape[0])
-        scores[start:stop] = (text_vectors[start:stop] @ documents).toarray()
+        scores[start:stop] = (text_vectors[start:stop] @ document_vectors).toarray()
         if progress:
             progress(stop, shape[0])
-    own_cells = own_video_cells(texts, flat, caption_counts, document_counts, text_vectors, idf)
-    for row, (column, value) in own_cells.items():
-        scores[row, column] = value
+    # Only a row with captions to leave out differs from the whole document's cosine.
+    leaving_out = [row for row, text in enumerate(texts) if text.exclude]
+    if leaving_out:
+        own = own_video_scores(documents, [texts[row] for row in leaving_out], text_vectors[leaving_out])
+        scores[leaving_out, [texts[row].own_column for row in leaving_out]] = own
     return scores
 
 
-def own_video_cells(texts: list, flat: list, caption_counts, document_counts, text_vectors, idf) -> dict:
-    """{row: (own column, the cosine with the own video's document minus the text's own captions)} for
-    the rows that have captions to leave out."""
-    index_of = {sen_id: index for index, (_, sen_id, _) in enumerate(flat)}
-    rows = [row for row, text in enumerate(texts) if text.exclude]
-    if not rows:
-        return {}
-    own = {(column, sen_id) for column, sen_id, _ in flat}
-    strangers = [(row, sen_id) for row in rows for sen_id in texts[row].exclude
-                 if (texts[row].own_column, sen_id) not in own]
+def own_video_scores(documents: VideoDocuments, texts: list, text_vectors=None) -> np.ndarray:
+    """The cosine of each BaselineText with its own video's document minus its `exclude` captions (the whole
+    document when it excludes none). `text_vectors`: the texts' unit rows, when the caller has them. Texts
+    with the same video and the same captions left out (a caption and its negatives) share one document."""
+    if text_vectors is None:
+        text_vectors = weighted_unit_rows(documents.words.transform([text.text for text in texts]), documents.idf)
+    held = {(column, sen_id) for column, sen_id, _ in documents.flat}
+    strangers = [(row, sen_id) for row, text in enumerate(texts) for sen_id in text.exclude
+                 if (text.own_column, sen_id) not in held]
     if strangers:
         raise ValueError(f"text {strangers[0][0]}: sen_id {strangers[0][1]} is not a caption of its own video")
-    pairs = [(number, index_of[sen_id]) for number, row in enumerate(rows) for sen_id in texts[row].exclude]
-    left_out = sp.csr_matrix((np.ones(len(pairs)), tuple(zip(*pairs))), shape=(len(rows), len(flat)))
-    own_documents = document_counts[[texts[row].own_column for row in rows]] - left_out @ caption_counts
-    own_vectors = weighted_unit_rows(own_documents, idf)
-    values = np.asarray(text_vectors[rows].multiply(own_vectors).sum(axis=1)).ravel()
-    return {row: (texts[row].own_column, float(value)) for row, value in zip(rows, values)}
+    keys = [(text.own_column, tuple(sorted(text.exclude))) for text in texts]
+    distinct = sorted(set(keys))
+    document_of = {key: number for number, key in enumerate(distinct)}
+    own_vectors = own_document_vectors(documents, distinct)
+    # Each text's dot product with its own document, read off the text's few nonzero words.
+    cells = text_vectors.tocoo()
+    own_rows = np.array([document_of[key] for key in keys], dtype=np.int64)
+    values = np.asarray(own_vectors[own_rows[cells.row], cells.col]).ravel()
+    return np.bincount(cells.row, weights=cells.data * values, minlength=len(texts))
+
+
+def own_document_vectors(documents: VideoDocuments, keys: list) -> sp.csr_matrix:
+    """The unit tf-idf rows of the documents (column, sen_ids left out, each a caption of that column) of `keys`."""
+    index_of = {(column, sen_id): index for index, (column, sen_id, _) in enumerate(documents.flat)}
+    pairs = [(number, index_of[(column, sen_id)]) for number, (column, exclude) in enumerate(keys)
+             for sen_id in exclude]
+    left_out = sp.csr_matrix((np.ones(len(pairs)), ([number for number, _ in pairs], [index for _, index in pairs])),
+                             shape=(len(keys), len(documents.flat)))
+    own_documents = documents.document_counts[[column for column, _ in keys]] - left_out @ documents.caption_counts
+    return weighted_unit_rows(own_documents, documents.idf)
+
+
+def negatives_scores(rows: list, video_captions: list, idf_documents: list) -> np.ndarray:
+    """The (rows, 1 + K) float32 matrix of PoSRank's rows (transforms/evaluation/posrank.py's MatrixRow order,
+    kept as given): row i is rows[i], a (texts, own column, exclude) triple, its caption first then its
+    negatives; every text of a row scored against the row's own video minus `exclude` (the caption the row is),
+    as the matrix scores the caption; NaN after a row's last text."""
+    texts = [BaselineText(text, column, tuple(exclude)) for row_texts, column, exclude in rows for text in row_texts]
+    documents = video_documents([text.text for text in texts], video_captions, idf_documents)
+    flat_scores = own_video_scores(documents, texts)
+    width = max(len(row_texts) for row_texts, _, _ in rows)
+    matrix = np.full((len(rows), width), np.nan, dtype=np.float32)
+    start = 0
+    for number, (row_texts, _, _) in enumerate(rows):
+        matrix[number, :len(row_texts)] = flat_scores[start:start + len(row_texts)]
+        start += len(row_texts)
+    return matrix

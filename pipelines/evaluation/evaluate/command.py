@@ -1,8 +1,8 @@
 """`capclean evaluate`: a retrieval model's similarity matrix on a protocol (1k-A, full-test, custom): R@1/5/10,
 median and mean rank, text-to-video and video-to-text, beside the exact random baseline; or, with
 --write-texts, the texts the model must encode, in the protocol's order (docs/commands/evaluate.md).
-The protocol is protocol_files.py, the scores scores.py, the page page.py; the method
-transforms/evaluation/protocols.py and retrieval.py."""
+The protocol is pipelines/evaluation/protocol_files.py (shared with baseline, fire and overlap), the scores
+scores.py, the page page.py; the method transforms/evaluation/protocols.py and retrieval.py."""
 from dataclasses import dataclass
 
 from pipelines.commands.arguments import RUN_OR_RAW_HELP, add_figure_file_arguments, add_protocol_arguments
@@ -71,7 +71,7 @@ class Evaluate(Command):
         from pipelines.evaluation.evaluate.page import write_evaluate_report
         from pipelines.evaluation.evaluate.posrank_figures import (check_negatives_flags, format_posrank_section,
                                                                    negatives_texts, posrank_section)
-        from pipelines.evaluation.evaluate.protocol_files import EvaluateInputError, read_protocol
+        from pipelines.evaluation.protocol_files import EvaluateInputError, read_protocol
         from pipelines.evaluation.evaluation_io import check_figure_files, write_figure_files
         from pipelines.output.json_files import check_json_target, write_json
 
@@ -163,7 +163,8 @@ def format_figures(figures: dict) -> str:
     counts = figures.get("matching")
     if counts:
         lines.append(f"  sentences matched to captions: {counts['exact']:,} exactly, {counts['normalised']:,} once "
-                     f"normalised, {counts['unmatched']:,} not; {counts['several_sen_ids']:,} match several")
+                     f"normalised, {counts['edited']:,} through an earlier text (edits/), {counts['unmatched']:,} "
+                     f"not; {counts['several_sen_ids']:,} match several")
     if figures.get("fire"):
         from pipelines.evaluation.evaluate.fire_figures import fire_lines
 

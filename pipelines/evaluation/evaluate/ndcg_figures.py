@@ -116,7 +116,7 @@ def protocol_relevance(protocol, input_path: str, proxies: tuple):
 
 def relevance_folders(relevance_dir: str, proxies: tuple | None) -> dict:
     """{proxy: folder} of the proxies asked for (None: every one it holds), each of which it must hold."""
-    from pipelines.evaluation.evaluate.protocol_files import EvaluateInputError
+    from pipelines.evaluation.protocol_files import EvaluateInputError
     from pipelines.evaluation.ndcg.inputs import proxy_folders
 
     folders = proxy_folders(relevance_dir)
@@ -131,7 +131,7 @@ def read_protocol_relevance(protocol, relevance_dir: str, folders: dict):
     """(proxy, its (videos x texts) CSR relevance in the protocol's order) read from a capclean relevance output:
     a text's row is its caption's (1k-A: the first caption the sentence matched), and every text's pair with its
     own video must be there (relevance 1), or the output was not built over the protocol's captions."""
-    from pipelines.evaluation.evaluate.protocol_files import EvaluateInputError
+    from pipelines.evaluation.protocol_files import EvaluateInputError
     from pipelines.evaluation.ndcg.inputs import read_relevance
     from pipelines.evaluation.score_tables import Gallery
 
@@ -156,7 +156,7 @@ def read_protocol_relevance(protocol, relevance_dir: str, folders: dict):
 
 def refuse_videos_without_captions(protocol, described: set, input_path: str) -> None:
     """A video with no caption in --input has no side to be relevant by: one line naming it."""
-    from pipelines.evaluation.evaluate.protocol_files import EvaluateInputError
+    from pipelines.evaluation.protocol_files import EvaluateInputError
 
     bare = [video for video in protocol.video_ids if video not in described]
     if bare:

@@ -9,7 +9,7 @@ The order is transforms/evaluation/posrank.py's `matrix_rows`: one row per capti
 """
 from pathlib import Path
 
-from pipelines.evaluation.evaluate.protocol_files import EvaluateInputError
+from pipelines.evaluation.protocol_files import EvaluateInputError
 from pipelines.pages.html import esc, section
 
 ROW_ORDER = ("one row per caption, part of speech and level: by sen_id, then part (noun, verb, adjective, "

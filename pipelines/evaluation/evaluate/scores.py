@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pipelines.evaluation.evaluate.protocol_files import EvaluateInputError
+from pipelines.evaluation.protocol_files import EvaluateInputError
 from pipelines.evaluation.score_tables import Gallery, load_score_matrix, read_score_table
 from transforms.evaluation.protocols import OWN_CAPTION, TEXTS_X_VIDEOS, VIDEOS_X_TEXTS, Protocol
 

@@ -127,7 +127,7 @@ def check_settings(args: FireArgs) -> None:
 
 def fire_figures(args: FireArgs) -> dict:
     """Every figure of one model (and of two, compared), from the files the arguments name."""
-    from pipelines.evaluation.evaluate.protocol_files import read_protocol
+    from pipelines.evaluation.protocol_files import read_protocol
     from pipelines.evaluation.fire.figures import bootstrap_figures, model_figures, ranked
     from pipelines.evaluation.fire.inputs import FireInputError
     from transforms.evaluation.fire import MATRIX_TIES, mean_overlaps

@@ -20,7 +20,7 @@ def protocol_gallery(relevance_dir: str, scores: str, captions: str | None, prot
     `evaluate --relevance` reads it (a 1k-A sentence's: the caption it matched), the relevance's pairs outside
     the protocol left aside."""
     from pipelines.evaluation.evaluate.ndcg_figures import read_protocol_relevance, relevance_folders
-    from pipelines.evaluation.evaluate.protocol_files import read_protocol
+    from pipelines.evaluation.protocol_files import read_protocol
     from pipelines.evaluation.evaluate.scores import read_scores as read_protocol_scores
     from transforms.evaluation.ndcg import dense_score_blocks
     from transforms.evaluation.protocols import match_counts

@@ -97,7 +97,7 @@ def read_gallery(args: OverlapArgs):
     """The protocol --protocol names (its texts the queries, its videos the candidates' gallery), or None."""
     if not args.protocol:
         return None
-    from pipelines.evaluation.evaluate.protocol_files import read_protocol
+    from pipelines.evaluation.protocol_files import read_protocol
 
     return read_protocol(args.protocol, args.input, args.videos, args.sen_ids)
 

@@ -4,7 +4,7 @@ score in a matrix, its row and column)."""
 import numpy as np
 import pytest
 
-from pipelines.evaluation.evaluate.protocol_files import EvaluateInputError
+from pipelines.evaluation.protocol_files import EvaluateInputError
 from pipelines.evaluation.evaluate.scores import read_scores
 from transforms.errors import CapcleanError
 from transforms.evaluation.protocols import Protocol, Query

@@ -1,10 +1,10 @@
-"""The protocols (transforms/evaluation/protocols.py) and their files (pipelines/evaluation/evaluate/protocol_files.py):
+"""The protocols (transforms/evaluation/protocols.py) and their files (pipelines/evaluation/protocol_files.py):
 the 1k-A sentences matched to captions, full-test's order, custom's lists, and what is refused."""
 import pytest
 
-from pipelines.evaluation.evaluate.protocol_files import EvaluateInputError, read_protocol
-from transforms.evaluation.protocols import (EXACT, NORMALISED, OWN_CAPTION, UNMATCHED, match_counts,
-                                             match_sentence, normalised_text)
+from pipelines.evaluation.protocol_files import EvaluateInputError, read_protocol
+from transforms.evaluation.protocols import (EDITED, EXACT, NORMALISED, OWN_CAPTION, UNMATCHED, jsfusion_protocol,
+                                             match_counts, match_sentence, normalised_text)
 
 # Each as the JSFusion CSV writes a raw MSR-VTT caption (found in the real data).
 JSFUSION_FORMS = [
@@ -78,7 +78,44 @@ def test_1k_a_keeps_the_csv_order_and_matches_every_sentence(jsfusion, raw):
     # 'a man talks: about cars' (':' dropped) and 'a man talks about  cars' (two spaces) both normalise to it.
     assert [(query.sen_ids, query.match) for query in protocol.queries] == [
         ((5,), EXACT), ((0, 1), NORMALISED), ((2, 3), EXACT), ((), UNMATCHED)]
-    assert match_counts(protocol) == {"exact": 2, "normalised": 1, "unmatched": 1, "several_sen_ids": 2}
+    assert match_counts(protocol) == {"exact": 2, "normalised": 1, "edited": 0, "unmatched": 1, "several_sen_ids": 2}
+
+
+def test_a_sentence_whose_caption_was_edited_matches_its_earlier_text():
+    # Caption 4's text now is "a cat sleeps"; before step II it was "a cta sleeps", the sentence's text. Caption 8
+    # had the sentence of video7013 as an earlier text too, but it is not in earlier_of: the cleaning removed it.
+    rows = [{"video_id": "video7012", "sentence": "a cta sleeps"}, {"video_id": "video7013", "sentence": "a bird"}]
+    protocol = jsfusion_protocol(rows, {"video7012": [(4, "a cat sleeps")]}, {"video7012": [(4, "a cta sleeps")]})
+    assert [(query.sen_ids, query.match) for query in protocol.queries] == [((4,), EDITED), ((), UNMATCHED)]
+    assert match_counts(protocol)["edited"] == 1
+
+
+def test_a_current_text_wins_over_an_earlier_one():
+    # Caption 4 is the sentence as it is now; caption 5 was it before an edit: the sentence is caption 4.
+    rows = [{"video_id": "video7012", "sentence": "a cat sleeps"}]
+    protocol = jsfusion_protocol(rows, {"video7012": [(4, "a cat sleeps"), (5, "a dog sleeps")]},
+                                 {"video7012": [(5, "a cat sleeps")]})
+    assert (protocol.queries[0].sen_ids, protocol.queries[0].match) == ((4,), EXACT)
+
+
+def test_reading_1k_a_from_a_run_matches_through_its_edits_of_kept_captions_only(tmp_path):
+    # A run's captions/ and edits/: caption 0 was "dog rnus" (kept, corrected); caption 9 was "cat rnus" and then
+    # removed (edits/ has it, captions/ does not): its sentence stays unmatched, nothing to leave out.
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    run = tmp_path / "run"
+    (run / "captions").mkdir(parents=True)
+    (run / "edits").mkdir()
+    pq.write_table(pa.table({"sen_id": [0, 2], "video_id": ["video7010", "video7011"], "split": ["test"] * 2,
+                             "caption": ["dog runs", "cat sits"]}), run / "captions" / "part-0.parquet")
+    pq.write_table(pa.table({"sen_id": [0, 9], "video_id": ["video7010", "video7011"], "step": ["spelling"] * 2,
+                             "before": ["dog rnus", "cat rnus"], "after": ["dog runs", "cat runs"]}),
+                   run / "edits" / "part-0.parquet")
+    csv_path = tmp_path / "jsfusion.csv"
+    csv_path.write_text("video_id,sentence\nvideo7010,dog rnus\nvideo7011,cat rnus\n")
+    protocol = read_protocol("1k-A", str(run), str(csv_path), None)
+    assert [(query.sen_ids, query.match) for query in protocol.queries] == [((0,), EDITED), ((), UNMATCHED)]
 
 
 def test_1k_a_without_captions_matches_nothing_and_keeps_every_query(jsfusion):

@@ -84,3 +84,39 @@ def test_the_matrix_fills_a_given_array_a_block_at_a_time(monkeypatch):
 def test_a_caption_to_leave_out_must_be_one_of_the_texts_own_video():
     with pytest.raises(ValueError, match="text 0: sen_id 2 is not a caption of its own video"):
         baseline_scores([BaselineText("dog runs", 0, (2,))], VIDEO_CAPTIONS, [])
+
+
+# ---------------------------------------------------------------- the hard negatives' scores
+
+def test_the_negatives_scores_by_hand_with_the_caption_left_out_of_its_video():
+    # Caption 0 "dog runs" of video 0: its video without it is "dog jumps", (dog + jumps) / root 2. The caption
+    # scores 1 / 2, the negative "dog jumps" 1 (it reads as the caption left in), "cat runs" 0. Caption 2 "cat
+    # runs" of video 1: its video without it is "dog runs"; the caption 1 / 2, "cat sleeps" 0, then NaN: the
+    # row has one negative fewer than the widest. (With caption 0 left in, video 0 would be dog 2, runs 1,
+    # jumps 1, and the caption would score 3 / root 12, as high as "dog jumps".)
+    from transforms.evaluation.text_baseline import negatives_scores
+
+    rows = [(("dog runs", "dog jumps", "cat runs"), 0, (0,)), (("cat runs", "cat sleeps"), 1, (2,))]
+    matrix = negatives_scores(rows, VIDEO_CAPTIONS, [])
+    assert matrix.dtype == np.float32 and matrix.shape == (2, 3)
+    np.testing.assert_allclose(matrix[:, :2], [[1 / 2, 1.0], [1 / 2, 0.0]], rtol=1e-6)
+    assert matrix[0, 2] == 0.0 and np.isnan(matrix[1, 2])
+
+
+def test_a_negatives_row_s_caption_scores_as_in_the_matrix():
+    # The caption column is the matrix's own-video cell of the same text with the same caption left out.
+    from transforms.evaluation.text_baseline import negatives_scores
+
+    matrix = baseline_scores(TEXTS, VIDEO_CAPTIONS, [])
+    rows = [((text.text, "bird sings"), text.own_column, text.exclude) for text in TEXTS]
+    caption_column = negatives_scores(rows, VIDEO_CAPTIONS, [])[:, 0]
+    np.testing.assert_allclose(caption_column, [matrix[row, text.own_column] for row, text in enumerate(TEXTS)],
+                               rtol=1e-6)
+
+
+def test_a_row_leaving_nothing_out_scores_against_the_whole_video():
+    # "dog runs" against video 0's whole document (dog 2, runs 1, jumps 1): 3 / root 12.
+    from transforms.evaluation.text_baseline import negatives_scores
+
+    matrix = negatives_scores([(("dog runs",), 0, ())], VIDEO_CAPTIONS, [])
+    np.testing.assert_allclose(matrix, [[3 / ROOT_12]], rtol=1e-6)

@@ -271,7 +271,8 @@ def example_inputs():
 
 # --- The contract ----------------------------------------------------------------------------------------
 
-FILE_FLAGS = ("--output", "--json", "--report")  # the flags that name what a command writes
+# The flags that name what a command writes (baseline's second .npy, its hard negatives' scores, has its own).
+FILE_FLAGS = ("--output", "--json", "--report", "--negatives-output")
 NOT_ARGS = {"help", "log_level", "quiet", "version"}  # argparse dests every command has, kept by cli.py
 TYPED = (int, float)
 

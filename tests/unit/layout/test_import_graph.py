@@ -94,13 +94,14 @@ def test_transforms_import_neither_beam_nor_pipelines():
 
 
 # (importer, imported) evaluation packages allowed to import one another: posrank's page is hardneg's page with
-# a PoSRank section (pipelines/evaluation/posrank/command.py); fire reads a protocol's score matrix, and overlap a
-# protocol, as evaluate reads them (evaluate/protocol_files.py, scores.py); evaluate's PoSRank reads the negatives
-# and their scores as posrank does (evaluate/posrank_figures.py), its nDCG section is ndcg's table
-# (evaluate/ndcg_figures.py); baseline reads a protocol as evaluate does (its protocol_files.py); ndcg --protocol
-# reads a protocol, its matrix and their relevance as evaluate does (ndcg/protocol.py).
-EVALUATION_EDGES = {("posrank", "hardneg"), ("fire", "evaluate"), ("overlap", "evaluate"), ("evaluate", "posrank"),
-                    ("evaluate", "ndcg"), ("baseline", "evaluate"), ("ndcg", "evaluate")}
+# a PoSRank section (pipelines/evaluation/posrank/command.py); fire reads a protocol's score matrix as evaluate
+# reads it (evaluate/scores.py); evaluate's PoSRank reads the negatives and their scores as posrank does
+# (evaluate/posrank_figures.py), its nDCG section is ndcg's table (evaluate/ndcg_figures.py); baseline scores
+# the negatives' texts in the order evaluate writes them (evaluate/posrank_figures.py); ndcg --protocol reads a
+# matrix and its relevance as evaluate does (ndcg/protocol.py). The protocols every one of them reads are
+# pipelines/evaluation/protocol_files.py, outside the packages.
+EVALUATION_EDGES = {("posrank", "hardneg"), ("fire", "evaluate"), ("evaluate", "posrank"), ("evaluate", "ndcg"),
+                    ("baseline", "evaluate"), ("ndcg", "evaluate")}
 
 
 def evaluation_package(module: str) -> str | None:

@@ -1,10 +1,12 @@
-"""What `capclean evaluate` reads to build its protocol (transforms/evaluation/protocols.py): the JSFusion
-CSV for 1k-A, the captions of a capclean output or raw MSR-VTT for full-test, a video list and a sen_id
-list for custom."""
+"""What `capclean evaluate`, `baseline`, `fire` and `overlap` read to build a protocol
+(transforms/evaluation/protocols.py): the JSFusion CSV for 1k-A, the captions of a capclean output or raw
+MSR-VTT for full-test, a video list and a sen_id list for custom. 1k-A's sentences are matched here, once, for
+every command: to the captions of --input and, against a capclean output, to the earlier texts of the captions
+it kept (edits/)."""
 from collections import defaultdict
 from pathlib import Path
 
-from pipelines.evaluation.caption_input import read_caption_rows, read_list_rows
+from pipelines.evaluation.caption_input import read_caption_rows, read_earlier_captions, read_list_rows
 from transforms.errors import CapcleanError
 from transforms.evaluation.protocols import Protocol, caption_protocol, jsfusion_protocol
 from transforms.read import video_order
@@ -37,19 +39,22 @@ def needed(value: str | None, flag: str, protocol: str, what: str) -> str:
 
 def read_1k_a(csv_path: str, input_path: str | None) -> Protocol:
     """The JSFusion CSV's videos and sentences in its order; with --input, each sentence matched to its
-    video's captions there (the match is only reported: the ground truth is the video)."""
+    video's captions there, or to a text one of them had before the cleaning changed it (the ground truth is
+    the video; the match gives the sen_ids FIRE's labels and the baseline's left-out captions use)."""
     rows = read_list_rows(csv_path, "--videos")
     if any("sentence" not in row for row in rows):
         raise EvaluateInputError(f"--videos {csv_path}: 1k-A needs a CSV with video_id and sentence columns, as "
                                  f"{JSFUSION_CSV}")
     refuse_repeats([row["video_id"] for row in rows], csv_path, "video_id")
-    captions_of = defaultdict(list)
+    captions_of, earlier_of = defaultdict(list), {}
     if input_path is not None:
         wanted = {row["video_id"] for row in rows}
         for sen_id, video_id, _, text in captions(input_path):
             if video_id in wanted:
                 captions_of[video_id].append((sen_id, text))
-    return jsfusion_protocol(rows, captions_of)
+        kept = {sen_id for texts in captions_of.values() for sen_id, _ in texts}
+        earlier_of = read_earlier_captions(input_path, wanted, kept)
+    return jsfusion_protocol(rows, captions_of, earlier_of)
 
 
 def read_full_test(input_path: str) -> Protocol:
