@@ -135,7 +135,8 @@ def test_1k_a_sentences_take_the_rows_of_the_captions_they_matched(three_videos,
     figures = json.loads((tmp_path / "1k-a.json").read_text())
     assert figures["proxies"]["bow"]["v2t"]["linear"] == pytest.approx((1 + (0.25 + 1 / LOG3) / (1 + 0.25 / LOG3))
                                                                        / 2, abs=1e-6)
-    assert figures["protocol"]["matching"] == {"exact": 1, "normalised": 1, "unmatched": 0, "several_sen_ids": 0}
+    assert figures["protocol"]["matching"] == {"exact": 1, "normalised": 1, "edited": 0, "unmatched": 0,
+                                                   "several_sen_ids": 0}
     out = ndcg(capsys, *common, "--orientation", "videos-x-texts")
     assert table_row(out, "linear") == ["93.0", "100.0", "96.5"]
 
