@@ -19,11 +19,7 @@ def read_table_rows(path: str, flag: str, columns: tuple, optional_columns: tupl
     """(where, row) per row of the file, each row a dict of `columns` (each present) and of the
     `optional_columns` it has (None where it has not). Values are as the format holds them: strings in a CSV.
     `where` is "line N" of a CSV (line 1 its header) or JSON-lines file, "row N" of a Parquet file."""
-    file = Path(path)
-    if not file.is_file():
-        raise TableFileError(f"{flag} {path}: no such file")
-    if file.suffix.lower() not in SUFFIXES:
-        raise TableFileError(f"{flag} {path}: expected a .csv, .parquet or .jsonl file")
+    file = checked_table_file(path, flag, "expected a .csv, .parquet or .jsonl file")
     header, rows = read_rows(file, f"{flag} {path}")
     missing = [name for name in columns if name not in header]
     if missing:
@@ -32,6 +28,18 @@ def read_table_rows(path: str, flag: str, columns: tuple, optional_columns: tupl
         raise TableFileError(f"{flag} {path}: no row")
     wanted = columns + tuple(name for name in optional_columns if name not in columns)
     return [(where, {name: row.get(name) for name in wanted}) for where, row in rows]
+
+
+def checked_table_file(path: str, flag: str, expected: str, suffixes: tuple = SUFFIXES,
+                       error=TableFileError) -> Path:
+    """The path of a table file with a known suffix that exists; else one line of `error` naming the flag, the
+    path and what was `expected`. Checked before any work."""
+    file = Path(path)
+    if file.suffix.lower() not in suffixes:
+        raise error(f"{flag} {path}: {expected}, not {file.suffix or 'a file without an extension'}")
+    if not file.is_file():
+        raise error(f"{flag} {path}: no such file")
+    return file
 
 
 def read_rows(file: Path, name: str, error=TableFileError) -> tuple:

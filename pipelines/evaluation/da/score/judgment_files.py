@@ -11,7 +11,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from pipelines.evaluation.table_files import read_rows as read_table_file
+from pipelines.evaluation.table_files import checked_table_file, read_rows as read_table_file
 from transforms.da.judgments import (PLAIN_COLUMNS, JudgmentError, RawJudgments, hits_from_columns, is_mturk,
                                      mturk_judgments, plain_judgments)
 
@@ -34,13 +34,8 @@ def read_hits(folder: str):
 
 def check_judgment_file(path: str, flag: str) -> Path:
     """A judgments file the command can read; checked before any work."""
-    file = Path(path)
-    if file.suffix.lower() not in JUDGMENT_FORMATS:
-        raise JudgmentError(f"{flag} {path}: a judgments file is {', '.join(JUDGMENT_FORMATS)}, not "
-                            f"{file.suffix or 'a file without an extension'}")
-    if not file.is_file():
-        raise JudgmentError(f"{flag} {path}: no such file")
-    return file
+    return checked_table_file(path, flag, f"a judgments file is {', '.join(JUDGMENT_FORMATS)}", JUDGMENT_FORMATS,
+                              JudgmentError)
 
 
 def read_judgments(path: Path) -> RawJudgments:
