@@ -63,9 +63,11 @@ bench: install
 	$(BIN)/python benchmarks/bench_meteor.py --input $(INPUT)
 	$(BIN)/python benchmarks/bench_da_score.py
 
-# The default cleaning of synthetic corpora 1, 5 and 10 times MSR-VTT (written to a temporary folder).
+# The default cleaning of synthetic corpora 1 and 10 times MSR-VTT (written to a temporary folder) on the
+# FnApiRunner's and on a local Dask cluster's WORKERS worker processes; SCALES=0.2 for a quick trial.
+SCALES ?= 1,10
 bench-scale: install
-	$(BIN)/python benchmarks/bench_scale.py --input $(INPUT) $(BEAM_ARGS)
+	$(BIN)/python benchmarks/bench_scale.py --input $(INPUT) --scales $(SCALES) --workers $(WORKERS)
 
 # The published notebook's steps II and III, re-implemented in pure Python, on a sample, beside a capclean run.
 bench-notebook: install

@@ -7,6 +7,9 @@ duplicates, special characters (brackets, `#`, `&`, curly quotes, dashes) and
 run-ons (two captions of the video written as one). So every step has work of
 the kind it has on MSR-VTT, in proportion to the size.
 
+A scale below 1 (0.2, for a trial while developing) keeps only the first
+that fraction of each split's videos, unchanged in number and captions except for the noise.
+
 Ids: copy k of video number i is video number i * N + k, so each split keeps a
 contiguous range of video numbers (written to `ranges.yaml`, a capclean
 --config overlay); copy k of caption sen_id s is s * N + k. The output is MSR-VTT-format
@@ -142,9 +145,34 @@ def split_ranges(videos: list, factor: int) -> dict:
     return {split: (first * factor, last * factor + factor - 1) for split, (first, last) in ranges.items()}
 
 
-def write_scaled_corpus(input_path: str, output: Path, factor: int, seed: int, videos_per_file: int) -> dict:
+def first_of_each_split(videos: list, fraction: float) -> list:
+    """The first `fraction` of each split's videos (at least one), in the order given: each split's video
+    numbers stay a contiguous range, as ranges.yaml needs."""
+    by_split = {}
+    for video in videos:
+        by_split.setdefault(video["split"], []).append(video)
+    kept = {id(video) for members in by_split.values()
+            for video in members[:max(1, round(fraction * len(members)))]}
+    return [video for video in videos if id(video) in kept]
+
+
+def copies_and_videos(videos: list, scale: float) -> tuple:
+    """(copies of each video, the videos copied) for a scale: N copies of all for a whole N, one copy of
+    the first part of each split below 1."""
+    if scale >= 1:
+        if scale != int(scale):
+            raise ValueError(f"scale {scale}: a scale of 1 or more must be a whole number")
+        return int(scale), videos
+    if scale <= 0:
+        raise ValueError(f"scale {scale}: must be above 0")
+    return 1, first_of_each_split(videos, scale)
+
+
+def write_scaled_corpus(input_path: str, output: Path, scale: float, seed: int, videos_per_file: int) -> dict:
     """Write the shards and ranges.yaml; return the counts written."""
     videos, captions = load_msrvtt(input_path)
+    factor, videos = copies_and_videos(videos, scale)
+    scale = factor if scale >= 1 else scale  # 1, not 1.0, in the shards' info
     output.mkdir(parents=True, exist_ok=True)
     shard, shard_number, totals = {"videos": [], "sentences": []}, 0, {"videos": 0, "captions": 0, "files": 0}
 
@@ -152,7 +180,7 @@ def write_scaled_corpus(input_path: str, output: Path, factor: int, seed: int, v
         nonlocal shard, shard_number
         if shard["videos"]:
             path = output / f"scaled_{shard_number:05d}_videodatainfo.json"
-            path.write_text(json.dumps({"info": {"scale_factor": factor, "seed": seed}, **shard}))
+            path.write_text(json.dumps({"info": {"scale_factor": scale, "seed": seed}, **shard}))
             totals["files"] += 1
             shard_number += 1
         shard = {"videos": [], "sentences": []}
@@ -177,7 +205,8 @@ def write_scaled_corpus(input_path: str, output: Path, factor: int, seed: int, v
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--input", required=True, help="the MSR-VTT annotations (folder of the two zips)")
-    parser.add_argument("--factor", type=int, required=True, help="N: the corpus is N times MSR-VTT")
+    parser.add_argument("--factor", type=float, required=True,
+                        help="N: the corpus is N times MSR-VTT (a whole number, or below 1 for a part of it)")
     parser.add_argument("--output", required=True, help="folder for the shards (outside the repository)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--videos-per-file", type=int, default=2500)

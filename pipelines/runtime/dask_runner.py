@@ -11,14 +11,21 @@ Beam's runner turns each PTransform into a dask.bag operation. As released it
   3. collects a bundle's outputs before `finish_bundle`, so what a DoFn
      emits there is lost, and runs `setup` for every bundle;
   4. keeps the single partition of a one-element `Create` all the way down,
-     so everything after it runs on one worker.
+     so everything after it runs on one worker;
+  5. runs a combine (CombineGlobally, CombinePerKey) as a GroupByKey of every
+     element followed by the combine of each group: every video was pickled,
+     shuffled and combined in one worker process for each of the steps'
+     corpus figures, which cost most of the DaskRunner's extra CPU and held a
+     whole PCollection in one process.
 
 This runner keeps Beam's translation of Create, Flatten and the GroupByKey
 expansion, and replaces the rest: a side input is one dask task that gathers
 the side input's bag once and is handed, computed, to every task of the
 ParDo that reads it; every sink is computed; a bundle's outputs are taken
-after `finish_bundle`; a DoFn is set up once per worker process; a
-GroupByKey spreads its groups over at least --dask_npartitions partitions
+after `finish_bundle`; a DoFn is set up once per worker process; a combine
+is lifted as Beam's other runners lift it (each partition folded into one
+accumulator per key where it lies, and only the accumulators grouped and
+merged); a GroupByKey spreads its groups over at least --dask_npartitions partitions
 (default: the number of workers). Tagged outputs are still not separated
 (capclean has none) and metrics are still not reported (capclean's figures
 come from the lineage tables).
@@ -93,6 +100,44 @@ def pardo_bag(applied, input_bag, side_inputs, run_id):
         *side_values)
 
 
+def partial_combine(pairs, fn_bytes) -> list:
+    """One partition of (key, value) pairs -> [(key, accumulator)], one per key in the order keys first appear."""
+    combine_fn = pickler.loads(fn_bytes)
+    combine_fn.setup()
+    accumulators = {}
+    for key, value in pairs:
+        if key not in accumulators:
+            accumulators[key] = combine_fn.create_accumulator()
+        accumulators[key] = combine_fn.add_input(accumulators[key], value)
+    combined = [(key, combine_fn.compact(accumulator)) for key, accumulator in accumulators.items()]
+    combine_fn.teardown()
+    return combined
+
+
+def merge_combined(key_and_accumulators, fn_bytes):
+    """(key, [(key, accumulator), ...]) -> (key, the combine's output for the key)."""
+    key, pairs = key_and_accumulators
+    combine_fn = pickler.loads(fn_bytes)
+    combine_fn.setup()
+    output = combine_fn.extract_output(combine_fn.merge_accumulators([accumulator for _, accumulator in pairs]))
+    combine_fn.teardown()
+    return key, output
+
+
+def combine_per_key_bag(input_bag, combine_fn, npartitions):
+    """A CombinePerKey lifted: each partition folded into an accumulator per key, then only those grouped."""
+    fn_bytes = pickler.dumps(combine_fn)
+    partials = input_bag.map_partitions(partial_combine, fn_bytes)
+    return partials.groupby(lambda pair: pair[0], npartitions=npartitions).map(merge_combined, fn_bytes)
+
+
+def is_liftable_combine(node) -> bool:
+    """A CombinePerKey (CombineGlobally's too) without side inputs or extra arguments."""
+    transform = node.transform
+    return type(transform) is apache_beam.CombinePerKey and not node.side_inputs \
+        and not transform.args and not transform.kwargs
+
+
 def group_by_key_bag(input_bag, npartitions):
     if npartitions and input_bag.npartitions < npartitions:
         input_bag = input_bag.repartition(npartitions)
@@ -109,8 +154,25 @@ class _BagVisitor(PipelineVisitor):
         self._bag_kwargs = bag_kwargs
         self._npartitions = npartitions
         self._run_id = uuid.uuid4().hex
+        self._lifted_combine = None  # the CombinePerKey being lifted: its parts are not translated
+
+    def enter_composite_transform(self, node):
+        if self._lifted_combine is None and is_liftable_combine(node):
+            self._lifted_combine = node
+
+    def leave_composite_transform(self, node):
+        if node is not self._lifted_combine:
+            return
+        self._lifted_combine = None
+        (input_value,) = node.inputs
+        self.consumed.add(input_value.producer)
+        bag = combine_per_key_bag(self.bags[input_value.producer], node.transform.fn, self._npartitions)
+        for output in node.outputs.values():  # produced by the last of its parts, which its consumers name
+            self.bags[output.producer] = bag
 
     def visit_transform(self, node):
+        if self._lifted_combine is not None:
+            return
         inputs = [self.bags[value.producer] for value in node.inputs
                   if not isinstance(value, pvalue.PBegin) and value.producer in self.bags]
         self.consumed.update(value.producer for value in node.inputs if not isinstance(value, pvalue.PBegin))

@@ -52,3 +52,43 @@ def test_dask_runner_side_inputs_of_side_inputs_finish_bundle_and_two_sinks(tmp_
         run_and_wait(pipeline)
     assert sorted(int(line) for line in (tmp_path / "first.txt").read_text().split()) == list(range(1, 11))
     assert (tmp_path / "second.txt").read_text() == "55 605\n"
+
+
+def test_a_lifted_combine_folds_each_partition_then_merges_the_accumulators():
+    """CombinePerKey on dask: one accumulator per key per partition (in the order keys first appear),
+    then the accumulators of a key merged and extracted, as a plain combine of all values would give."""
+    from apache_beam.internal import pickler
+    from apache_beam.transforms.combiners import MeanCombineFn
+
+    from pipelines.runtime.dask_runner import merge_combined, partial_combine
+
+    fn_bytes = pickler.dumps(MeanCombineFn())
+    first = partial_combine([("b", 1), ("a", 2), ("b", 3)], fn_bytes)
+    second = partial_combine([("a", 4)], fn_bytes)
+    assert first == [("b", (4, 2)), ("a", (2, 1))]  # (sum, count) accumulators
+    assert second == [("a", (4, 1))]
+    assert merge_combined(("a", [first[1], second[0]]), fn_bytes) == ("a", 3.0)
+    assert merge_combined(("b", [first[0]]), fn_bytes) == ("b", 2.0)
+
+
+def test_dask_runner_combines_per_key_and_globally_with_and_without_defaults(tmp_path):
+    """The lifted combine on a local cluster: per key, globally over several partitions, and the
+    default of a global combine of nothing."""
+    def write_line(value, path):
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(f"{value}\n")
+
+    with runner_resources(["--runner=DaskRunner", "--dask_local_workers=2", "--dask_npartitions=3"]) as runner_args:
+        pipeline = make_pipeline(runner_args)
+        numbers = pipeline | beam.Create(list(range(1, 11)))
+        _ = (numbers | "ByParity" >> beam.Map(lambda n: (n % 2, n)) | beam.CombinePerKey(sum)
+             | "PerKey" >> beam.Map(write_line, str(tmp_path / "per_key.txt")))
+        _ = (numbers | "Total" >> beam.CombineGlobally(sum)
+             | "Global" >> beam.Map(write_line, str(tmp_path / "global.txt")))
+        nothing = numbers | "None" >> beam.Filter(lambda n: n > 100)
+        _ = (nothing | "EmptyTotal" >> beam.CombineGlobally(sum)
+             | "Empty" >> beam.Map(write_line, str(tmp_path / "empty.txt")))
+        run_and_wait(pipeline)
+    assert sorted((tmp_path / "per_key.txt").read_text().split("\n")[:-1]) == ["(0, 30)", "(1, 25)"]
+    assert (tmp_path / "global.txt").read_text() == "55\n"
+    assert (tmp_path / "empty.txt").read_text() == "0\n"
