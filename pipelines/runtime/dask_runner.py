@@ -15,8 +15,7 @@ Beam's runner turns each PTransform into a dask.bag operation. As released it
   5. runs a combine (CombineGlobally, CombinePerKey) as a GroupByKey of every
      element followed by the combine of each group: every video was pickled,
      shuffled and combined in one worker process for each of the steps'
-     corpus figures, which cost most of the DaskRunner's extra CPU and held a
-     whole PCollection in one process.
+     corpus figures, holding a whole PCollection in one process.
 
 This runner keeps Beam's translation of Create, Flatten and the GroupByKey
 expansion, and replaces the rest: a side input is one dask task that gathers
@@ -29,6 +28,12 @@ merged); a GroupByKey spreads its groups over at least --dask_npartitions partit
 (default: the number of workers). Tagged outputs are still not separated
 (capclean has none) and metrics are still not reported (capclean's figures
 come from the lineage tables).
+
+A side input's partitions are taken from its bag's graph as it is: optimised
+on its own first (dask's default for to_delayed), its tasks were fused under
+new names, so the scheduler could not see they were the main input's too, and
+the whole lineage of every side input was computed again (each video went
+through every step three times: twice the FnApiRunner's CPU per caption).
 """
 import hashlib
 import uuid
@@ -94,7 +99,9 @@ def pardo_bag(applied, input_bag, side_inputs, run_id):
     main_input = next(iter(applied.main_inputs.values()))
     window_fn = main_input.windowing.windowfn if hasattr(main_input, "windowing") else None
     side_views = [(type(view), view._view_options(), view.pvalue.windowing.windowfn) for view, _ in side_inputs]
-    side_values = [dask.delayed(_gather)(*bag.to_delayed()) for _, bag in side_inputs]
+    # The bag's own task keys (not optimised into fused tasks of new names): the scheduler then computes
+    # them once for the side input and for the main inputs that read the same bag (module docstring).
+    side_values = [dask.delayed(_gather)(*bag.to_delayed(optimize_graph=False)) for _, bag in side_inputs]
     return input_bag.map(beam_dask.get_windowed_value, window_fn).map_partitions(
         run_bundle, pickler.dumps(transform.fn), run_id, transform.label, window_fn, list(args), kwargs, side_views,
         *side_values)

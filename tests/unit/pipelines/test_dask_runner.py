@@ -92,3 +92,27 @@ def test_dask_runner_combines_per_key_and_globally_with_and_without_defaults(tmp
     assert sorted((tmp_path / "per_key.txt").read_text().split("\n")[:-1]) == ["(0, 30)", "(1, 25)"]
     assert (tmp_path / "global.txt").read_text() == "55\n"
     assert (tmp_path / "empty.txt").read_text() == "0\n"
+
+
+def test_dask_runner_computes_what_a_side_input_and_a_main_input_share_once(tmp_path):
+    """A step whose output is both read as a side input (its total) and passed on: each element goes
+    through the step once (the side input's lineage was computed again beside the main input's)."""
+    def counted(value, path):
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(f"{value}\n")
+        return value
+
+    def write_line(value, path):
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(f"{value}\n")
+
+    with runner_resources(["--runner=DaskRunner", "--dask_local_workers=2"]) as runner_args:
+        pipeline = make_pipeline(runner_args)
+        stepped = (pipeline | beam.Create(list(range(1, 11)))
+                   | "Step" >> beam.Map(counted, str(tmp_path / "step_calls.txt")))
+        total = stepped | "Total" >> beam.CombineGlobally(sum)
+        _ = (stepped | "Share" >> beam.Map(lambda n, t: f"{n}/{t}", beam.pvalue.AsSingleton(total))
+             | "Sink" >> beam.Map(write_line, str(tmp_path / "shares.txt")))
+        run_and_wait(pipeline)
+    assert sorted(int(line) for line in (tmp_path / "step_calls.txt").read_text().split()) == list(range(1, 11))
+    assert sorted((tmp_path / "shares.txt").read_text().split()) == sorted(f"{n}/55" for n in range(1, 11))
