@@ -149,10 +149,11 @@ def compare_outputs(runs: dict, scales: list) -> bool:
         for (run_scale, engine), run in runs.items():
             if run_scale != scale or engine == reference_engine or reference is None:
                 continue
-            equal = run["digest"] == reference["digest"]
-            same &= equal
+            differing = sorted(path for path in set(run["digest"]) | set(reference["digest"])
+                               if run["digest"].get(path) != reference["digest"].get(path))
+            same &= not differing
             print(f"  {scale}x {engine} vs {reference_engine}: {len(reference['digest'])} files, "
-                  f"{'byte-identical' if equal else 'DIFFERENT'}")
+                  f"{'byte-identical' if not differing else 'DIFFERENT: ' + ', '.join(differing)}")
     return same
 
 
