@@ -51,6 +51,8 @@ class Step:
     optional: ClassVar[bool] = True
     # The figures of `aggregates()` that stats.json records under steps/<name>/.
     reported_figures: ClassVar[tuple] = ()
+    # How many videos the pipeline hands to `process_videos` at once (1: one at a time, to `process`).
+    videos_per_call: int = 1
 
     def __init__(self, config):
         """`config` is the whole CleaningConfig: a step reads its own section and, rarely, another's."""
@@ -70,6 +72,10 @@ class Step:
     def process(self, video, **figures):
         """The step on one video: a new VideoBatch (never the input changed in place)."""
         raise NotImplementedError
+
+    def process_videos(self, videos: list, **figures) -> list:
+        """The step on several videos (videos_per_call > 1): each gets what `process` gives it alone."""
+        return [self.process(video, **figures) for video in videos]
 
 
 def runs(step_type, config) -> bool:
