@@ -7,6 +7,14 @@ of the first --videos videos of the train and validate splits, raw (uncleaned: t
 same). CPU time of this process (time.process_time), one thread, so that other work on the machine
 hardly moves the figures. Every caption's probabilities must be the same bit for bit in all three
 ways (transforms/runon/per_row_quantization.py); the script exits 1 if one differs.
+
+What it printed on the 2-core machine (AVX-512 VNNI), under load from other work:
+
+    step IV's boundary model: 4852 captions of 1024 videos (the default pre-filter's)
+      alone (shipped graph, before):         3.43 CPU s per 1,000 captions
+      batched within each video:             3.31 CPU s per 1,000 captions  (1.04x faster than alone)
+      batched across 256 videos (now):        2.24 CPU s per 1,000 captions  (1.53x faster than alone)
+      captions whose probabilities differ from alone: 0 of 4852
 """
 import argparse
 import sys
