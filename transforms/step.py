@@ -98,4 +98,6 @@ def run_step(step: Step, videos: list) -> list:
     """
     figures = {name: aggregate_over(aggregate, videos) for name, aggregate in step.aggregates().items()}
     step.setup()
-    return [step.process(video, **figures) for video in videos]
+    size = step.videos_per_call
+    return [done for start in range(0, len(videos), size)
+            for done in step.process_videos(videos[start:start + size], **figures)]

@@ -90,10 +90,16 @@ def test_a_step_that_takes_several_videos_at_once_gets_lists_of_at_most_that_man
 
     def check(done):
         texts = [text for _, text in done]
-        assert sorted(text.rsplit(" ", 1)[0] for text in texts) == sorted(text for _, text in in_memory(step))
+        plain = in_memory(PadToLongest(load_config("default")))
+        assert sorted(text.rsplit(" ", 1)[0] for text in texts) == sorted(text for _, text in plain)
         assert all(text.endswith((" 1", " 2")) for text in texts) and any(text.endswith(" 2") for text in texts)
 
     with beam.Pipeline(runner=FnApiRunner()) as pipeline:
         collection = pipeline | beam.Create(videos())
         done = collection | ApplyStep(step, compute_figures(collection, step))
         assert_that(done | beam.Map(lambda v: (v.video_id, v.captions[0].text)), check)
+
+
+def test_a_step_in_memory_gets_the_videos_in_lists_as_in_beam():
+    done = in_memory(PadInLists(load_config("default")))  # five videos: lists of 2, 2 and 1
+    assert [text.rsplit(" ", 1)[1] for _, text in done] == ["2", "2", "2", "2", "1"]
