@@ -19,7 +19,7 @@ from schemas.evaluation_tables import HARDNEG, POS
 from transforms.evaluation.hardneg import (LEVELS, HardnegSettings, video_negatives, vocabulary_counts,
                                            vocabulary_from_counts)
 from transforms.evaluation.lexicon import open_lexicon
-from transforms.evaluation.pos import PARTS_OF_SPEECH, load_tagger, mean_words, part_of_speech_shares, tag_captions
+from transforms.evaluation.pos import PARTS_OF_SPEECH, load_tagger, mean_words, part_of_speech_shares, tag_missing
 from pipelines.cleaning.write_tables import table_file_path
 
 # sen_ids per Parquet file: pos/ as the cleaning's tables; hardneg/ has a hundred rows a
@@ -31,14 +31,20 @@ PAPER_NEGATIVES = {"noun": 418_130, "verb": 367_560, "adjective": 135_870, "adve
 
 
 class TagVideoFn(beam.DoFn):
-    """(video_id, captions) -> (video_id, [TaggedCaption]); spaCy is loaded once per worker."""
+    """(video_id, (captions, tags read from --tags)) -> (video_id, [TaggedCaption]): only the captions
+    without tags are tagged; spaCy is loaded once per worker, and only when one needs it."""
 
     def setup(self):
-        self._tagger = load_tagger()
+        self._tagger = None
 
     def process(self, video):
-        video_id, captions = video
-        yield video_id, tag_captions(self._tagger, captions)
+        video_id, (captions, known) = video
+        yield video_id, tag_missing(captions, {caption.sen_id: caption for caption in known}, self.tagger)
+
+    def tagger(self):
+        if self._tagger is None:
+            self._tagger = load_tagger()
+        return self._tagger
 
 
 class NegativesFn(beam.DoFn):
@@ -85,13 +91,18 @@ def negative_order(row) -> tuple:
     return sen_id, list(PARTS_OF_SPEECH).index(part), LEVELS.index(level), k
 
 
-def build_hardneg(pipeline, videos: dict, output_dir: str, settings: HardnegSettings, wordnet_dir: str) -> None:
-    """Add the whole command to `pipeline`: pos/ and hardneg/ under `output_dir`."""
+def build_hardneg(pipeline, videos: dict, output_dir: str, settings: HardnegSettings, wordnet_dir: str,
+                  known=None) -> None:
+    """Add the whole command to `pipeline`: pos/ and hardneg/ under `output_dir`. `known`: sen_id ->
+    TaggedCaption of the captions whose tags were read (--tags), each carried with its video's captions."""
     from pipelines.runtime.progress import log_progress
 
+    known = known or {}
+    with_tags = [(video_id, (captions, [known[caption[0]] for caption in captions if caption[0] in known]))
+                 for video_id, captions in sorted(videos.items())]
     # Progress with totals: the videos read, then those tagged (the negatives are made in the same stage).
     tagged = (pipeline
-              | "Videos" >> beam.Create(sorted(videos.items()))
+              | "Videos" >> beam.Create(with_tags)
               | log_progress("read")
               | "Tag" >> beam.ParDo(TagVideoFn())
               | log_progress("tag"))
