@@ -35,7 +35,7 @@ class RelevanceRun:
     met_queries: int | None = None  # met: None, every caption against every video; else a sample
     met_seed: int = 0
     met_pairs_file: str | None = None  # met: only the pairs of this CSV
-    tags_dir: str | None = None  # --tags: a folder whose pos/ holds tags of these captions (pipelines/evaluation/tags.py)
+    tags_dir: str | None = None  # --tags: a folder whose pos/ has these captions' tags (pipelines/evaluation/tags.py)
 
 
 def selected_captions(run: RelevanceRun) -> list:
