@@ -8,7 +8,7 @@ made. The method is transforms/evaluation/hardneg.py; docs/commands/hardneg.md s
 to use it and what it gives on MSR-VTT.
 """
 from collections import Counter
-from dataclasses import asdict, astuple
+from dataclasses import asdict, fields
 from pathlib import Path
 
 import apache_beam as beam
@@ -73,8 +73,14 @@ def rows_by_file(records, table: str) -> list:
     """
     files = {}
     for record in records:
-        files.setdefault(max(record.sen_id, 0) // SEN_IDS_PER_FILE[table], []).append(astuple(record))
+        files.setdefault(max(record.sen_id, 0) // SEN_IDS_PER_FILE[table], []).append(row_of(record))
     return [(number, table_block(rows_table(rows, SCHEMAS[table]))) for number, rows in files.items()]
+
+
+def row_of(record) -> tuple:
+    """A record's fields in order. Not dataclasses.astuple, which copies every field recursively:
+    14 us a negative, 52 s of CPU for the test split's 3.7 million; the fields are immutable."""
+    return tuple(getattr(record, field.name) for field in fields(record))
 
 
 def rows_table(rows: list, schema: pa.Schema) -> pa.Table:
