@@ -35,11 +35,11 @@ def _tree_rss_bytes(root: int) -> int:
     return sum(rss.get(pid, 0) for pid in _children(pid_by_parent, root))
 
 
-def run_measured(command, env=None) -> dict:
+def run_measured(command, env=None, cwd=None) -> dict:
     """Run `command`; return wall seconds, CPU seconds and peak resident memory (MiB) of its process tree, and the exit code."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.monotonic()
-    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    process = subprocess.Popen(command, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     peak = [0]
 
     def sample():
