@@ -97,6 +97,10 @@ def run_with_object_store(command, args) -> int:
                     store.publish_folder(path, url, inputs)
                 elif path.is_file():
                     store.upload_file(path, url)
+                else:
+                    continue
+                # The command named its local copy; this is where the output is.
+                print(f"capclean: {path.name} published to {url}")
         return code
 
 

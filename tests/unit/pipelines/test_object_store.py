@@ -180,3 +180,19 @@ def test_the_error_line_is_the_innermost_cause():
 
     inner = Exception("Could not connect to the endpoint URL\nsecond line", None)
     assert error_line(Wrapped({"s3://b/x": Wrapped({"s3://b/x": inner})})) == "Could not connect to the endpoint URL"
+
+
+def test_a_file_output_on_s3_is_written_once_and_never_replaced_by_a_command_that_refuses_to(
+        cleaned, s3_server, tmp_path, monkeypatch, capsys):
+    """baseline never replaces a .npy: the object is copied down first, so its own check refuses it."""
+    bucket, _, local_output = cleaned
+    local = tmp_path / "baseline.npy"
+    assert main(["baseline", "--protocol", "full-test", "--input", str(local_output), "--output", str(local)]) == 0
+    for name, value in s3_server.environment().items():
+        monkeypatch.setenv(name, value)
+    run = ["baseline", "--protocol", "full-test", "--input", f"{bucket}/out", "--output", f"{bucket}/baseline.npy"]
+    assert main(run) == 0
+    assert s3_server.client.get_object(Bucket="cleaning", Key="baseline.npy")["Body"].read() == local.read_bytes()
+    capsys.readouterr()
+    assert main(run) == 2
+    assert "exists; name a new file" in capsys.readouterr().err
