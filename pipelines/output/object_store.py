@@ -79,7 +79,8 @@ def run_with_object_store(command, args) -> int:
     inputs = [value for name, value in remote.items() if name not in OUTPUT_FLAGS and is_url(value)]
     with tempfile.TemporaryDirectory(prefix="capclean-store-") as work:
         local, outputs = {}, []
-        for name, value in remote.items():
+        # The outputs first: a refused one costs no download.
+        for name, value in sorted(remote.items(), key=lambda item: item[0] not in OUTPUT_FLAGS):
             where = Path(work) / name
             if name not in OUTPUT_FLAGS:
                 local[name] = download_inputs(store, value, where)
