@@ -55,3 +55,25 @@ def run_measured(command, env=None) -> dict:
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return {"seconds": time.monotonic() - started, "cpu_seconds": cpu, "peak_mib": peak[0] / 2**20,
             "returncode": process.returncode, "output": output}
+
+
+def _peak_rss_kib() -> int:
+    with open("/proc/self/status") as handle:
+        return next(int(line.split()[1]) for line in handle if line.startswith("VmHWM:"))
+
+
+def measure_in_process(thunk) -> tuple:
+    """(thunk's result, {"seconds", "cpu_seconds", "peak_mib"}) of a stage run in this process.
+
+    The peak is this process's resident memory at its highest during the stage (what the stage
+    holds plus what came before it): the kernel's high-water mark is reset first (clear_refs 5).
+    """
+    try:
+        with open("/proc/self/clear_refs", "w") as handle:
+            handle.write("5")
+    except OSError:
+        pass  # no reset: the peak is the process's since it started
+    started, cpu_started = time.monotonic(), time.process_time()
+    result = thunk()
+    return result, {"seconds": time.monotonic() - started, "cpu_seconds": time.process_time() - cpu_started,
+                    "peak_mib": _peak_rss_kib() / 1024}
