@@ -57,8 +57,23 @@ def run_measured(command, env=None, cwd=None) -> dict:
             "returncode": process.returncode, "output": output}
 
 
-def process_cpu_seconds(work) -> tuple:
-    """(CPU seconds of this process while `work()` ran, what it returned): for work timed in-process."""
-    started = time.process_time()
-    result = work()
-    return time.process_time() - started, result
+def _peak_rss_kib() -> int:
+    with open("/proc/self/status") as handle:
+        return next(int(line.split()[1]) for line in handle if line.startswith("VmHWM:"))
+
+
+def measure_in_process(thunk) -> tuple:
+    """(thunk's result, {"seconds", "cpu_seconds", "peak_mib"}) of a stage run in this process.
+
+    The peak is this process's resident memory at its highest during the stage (what the stage
+    holds plus what came before it): the kernel's high-water mark is reset first (clear_refs 5).
+    """
+    try:
+        with open("/proc/self/clear_refs", "w") as handle:
+            handle.write("5")
+    except OSError:
+        pass  # no reset: the peak is the process's since it started
+    started, cpu_started = time.monotonic(), time.process_time()
+    result = thunk()
+    return result, {"seconds": time.monotonic() - started, "cpu_seconds": time.process_time() - cpu_started,
+                    "peak_mib": _peak_rss_kib() / 1024}
