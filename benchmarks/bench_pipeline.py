@@ -1,20 +1,36 @@
-"""`make bench`: the full default cleaning of MSR-VTT against its I/O floor, and the sweep, in one run.
+"""`make bench`: the full default cleaning of MSR-VTT against its floors, where its time goes, and the sweep, in one run.
 
-The I/O floor is the same Beam pipeline with the same reader and writer and no
-cleaning: what any run must pay. Each is run as its own process so that its
-peak memory (all Beam worker processes included) is its own. Then each step's
-core functions are timed alone over the whole dataset, in this process.
+Two floors are measured in the same run. The Beam I/O floor is the same Beam
+pipeline with the same reader and writer and no cleaning: what any Beam run
+must pay. The plain pyarrow floor parses the annotation zips' JSON with the
+standard library and writes the captions table with pyarrow: no Beam at all.
+The full run is `make run`'s (the default profile, its exports). Each is run as
+its own process, so its peak memory (all Beam worker processes included) is its
+own.
+
+Then where the time goes:
+- the fixed cost in its parts: process start, capclean's imports (`capclean --help`),
+  Beam (import, pipeline construction, worker start, a few elements), Great
+  Expectations' import; and, on the full run's own output, the validation, the
+  report and the exports;
+- every stage of the run, one after the other in this process (no Beam): read,
+  each step, each recheck round, the writing of the tables, the validation, the
+  report, the exports; wall, CPU and peak memory of each;
+- the full run's own phases and the busy time of its Beam stages (its manifest).
 """
 import argparse
+import json
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from benchmarks.measure import run_measured  # noqa: E402
+from benchmarks.measure import measure_in_process, run_measured  # noqa: E402
+
+# `make run`'s exports (Makefile EXPORTS): the full default run writes them.
+FULL_RUN_EXPORTS = "msrvtt-json,coco,hf"
 
 
 def run_floor(input_path, output_dir, beam_args):
@@ -31,6 +47,88 @@ def run_floor(input_path, output_dir, beam_args):
     _ = (pipeline | "Read" >> ReadMsrVtt(sources)
          | "Write" >> WriteTables(output_dir, load_config("default").output.sen_ids_per_file, STEP_NAMES))
     pipeline.run().wait_until_finish()
+
+
+def run_pyarrow_floor(input_path, output_dir):
+    """The plain pyarrow floor: every annotation file's JSON (in its zip, or as such) parsed with the
+    standard library, each sentence joined to its video, the captions table written with pyarrow (one
+    file, zstd). No Beam."""
+    import json
+    import zipfile
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from schemas.tables import CAPTIONS
+    from transforms.read import find_annotation_files
+
+    columns = {name: [] for name in CAPTIONS.names}
+    for source in find_annotation_files(input_path):
+        if source.member:
+            with zipfile.ZipFile(source.path) as archive:
+                document = json.loads(archive.read(source.member))
+        else:
+            document = json.loads(Path(source.path).read_bytes())
+        videos = {video["video_id"]: video for video in document["videos"]}
+        for sentence in document["sentences"]:
+            video = videos[sentence["video_id"]]
+            columns["video_id"].append(sentence["video_id"])
+            columns["sen_id"].append(sentence["sen_id"])
+            columns["split"].append(video["split"])
+            columns["category"].append(video["category"])
+            columns["caption"].append(sentence["caption"])
+    Path(output_dir).mkdir(parents=True, exist_ok=True)
+    pq.write_table(pa.Table.from_pydict(columns, schema=CAPTIONS), f"{output_dir}/captions.parquet",
+                   compression="zstd")
+
+
+def run_beam_start(beam_args):
+    """Beam's own fixed cost: import it, build a pipeline with the run's options, start its workers
+    and pass four elements through."""
+    import apache_beam as beam
+
+    from pipelines.runtime.runner import make_pipeline
+
+    pipeline = make_pipeline(beam_args)
+    _ = pipeline | beam.Create(range(4)) | beam.Map(lambda number: number + 1)
+    pipeline.run().wait_until_finish()
+
+
+def fixed_cost_parts(beam_args) -> dict:
+    """name -> run_measured result of each part of the fixed cost, each its own process."""
+    python, capclean = sys.executable, str(Path(sys.executable).parent / "capclean")
+    return {
+        "process start": run_measured([python, "-c", "pass"]),
+        "capclean --help": run_measured([capclean, "--help"]),
+        "Beam start": run_measured([python, __file__, "--input", "-", "--beam-start-only"] + beam_args),
+        "GE import": run_measured([python, "-c", "import great_expectations"]),
+    }
+
+
+def finishing_stages(output_dir, input_path, profile, scratch) -> dict:
+    """The validation, the report and the exports of the full run, again, on its written tables, in this
+    process: stage -> measure_in_process figures. What they write goes to `scratch`."""
+    from pipelines.cleaning.exports import export_coco, export_hf, export_msrvtt_json
+    from pipelines.cleaning.finalize import output_expectations
+    from pipelines.cleaning.report import write_report
+    from pipelines.cleaning.steps import STEP_NAMES
+    from pipelines.config import load_config
+    from schemas.validation import validate_output
+
+    stats = json.loads((Path(output_dir) / "stats.json").read_text())
+    counts = {"input/captions": stats["input"]["captions"],
+              "steps/screen/videos_passed": stats["steps"]["screen"]["videos_passed"]}
+    expectations = output_expectations(load_config(profile), counts, STEP_NAMES)
+
+    def exports():
+        export_msrvtt_json(output_dir, input_path, f"{scratch}/exports/msrvtt.json")
+        export_coco(output_dir, f"{scratch}/exports/coco")
+        export_hf(output_dir, f"{scratch}/exports/hf")
+
+    stages = {"validation": lambda: validate_output(output_dir, expectations, f"{scratch}/validation"),
+              "report": lambda: write_report(output_dir, report_path=f"{scratch}/report.html"),
+              "exports": exports}
+    return {name: measure_in_process(stage)[1] for name, stage in stages.items()}
 
 
 def load_batches(input_path):
@@ -50,14 +148,16 @@ def step_cores(config):
     def run_one(step):
         return lambda videos: run_step(step, videos)
 
-    def recheck(videos):
-        for round_number in range(1, config.spelling.recheck_rounds + 1):
+    def recheck(round_number):
+        def one_round(videos):
             for stage in recheck_round(config, round_number):
                 videos = run_step(stage, videos)
-        return videos
+            return videos
+        return one_round
 
     cores = [(step.name, run_one(step)) for step in steps_to_run(config)]
-    return cores + [("recheck", recheck)] if config.spelling.recheck_rounds else cores
+    rounds = config.spelling.recheck_rounds if "spelling" in config.steps else 0
+    return cores + [(f"recheck {number}", recheck(number)) for number in range(1, rounds + 1)]
 
 
 def run_steps(input_path, profile, measure):
@@ -70,65 +170,133 @@ def run_steps(input_path, profile, measure):
     return batches
 
 
-def time_steps(input_path, profile):
-    """CPU seconds each step's core takes over the whole dataset, one process, no Beam.
+def write_tables(batches, output_dir, profile):
+    """The tables of `batches` written as the pipeline writes them (its files, its row order), in this process."""
+    from pipelines.cleaning.steps import STEP_NAMES
+    from pipelines.cleaning.write_tables import rows_by_file, table_file_path, write_table_file
+    from pipelines.config import load_config
+
+    files = {}
+    for batch in batches:
+        for key, rows in rows_by_file(batch, load_config(profile).output.sen_ids_per_file):
+            files.setdefault(key, []).extend(rows)
+    for (table, number), rows in files.items():
+        write_table_file(rows, table, table_file_path(output_dir, table, number), STEP_NAMES)
+
+
+def time_steps(input_path, profile, scratch):
+    """stage -> {"seconds", "cpu_seconds", "peak_mib"} of read, each step's core over the whole dataset, each
+    recheck round and the writing of the tables: one process, no Beam, one stage after the other.
 
     CPU time of this process: on an idle machine its wall time, on a shared one not stretched by the others' load.
     """
-    seconds = {}
+    figures = {}
 
-    def timed(step, thunk):
-        started = time.process_time()
-        result = thunk()
-        seconds[step] = time.process_time() - started
+    def measured(step, thunk):
+        result, figures[step] = measure_in_process(thunk)
         return result
 
-    run_steps(input_path, profile, timed)
-    return seconds
+    batches = run_steps(input_path, profile, measured)
+    measured("write", lambda: write_tables(batches, f"{scratch}/stages", profile))
+    return figures
+
+
+def print_row(name, result, width=26):
+    print(f"  {name:<{width}}{result['seconds']:>9.1f}{result['cpu_seconds']:>8.1f}{result['peak_mib']:>10.0f}")
+
+
+def print_fixed_cost(parts, finishing):
+    start = parts["process start"]
+    print("  fixed cost, its parts (each its own process; 'less start': less the process start):")
+    print(f"  {'':<26}{'wall s':>9}{'CPU s':>8}{'peak MiB':>10}{'less start':>12}")
+    for name, result in parts.items():
+        extra = "" if name == "process start" else f"{result['seconds'] - start['seconds']:>11.2f}s"
+        print(f"  {name:<26}{result['seconds']:>9.2f}{result['cpu_seconds']:>8.2f}{result['peak_mib']:>10.0f}{extra:>12}")
+    print("  on the full run's written tables, in this process:")
+    for name, result in finishing.items():
+        print_row(name, result)
+
+
+def print_run_times(manifest):
+    times = manifest.get("times", {})
+    phases = ", ".join(f"{name} {seconds:.1f}" for name, seconds in times.get("phases_seconds", {}).items())
+    busy = ", ".join(f"{name} {seconds:.1f}" for name, seconds in times.get("busy_seconds", {}).items())
+    print(f"  the full run's phases (wall s, its manifest): {phases}")
+    print(f"  its Beam stages' busy time (s, summed over workers): {busy}")
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--input", required=True)
     parser.add_argument("--profile", default="default")
+    parser.add_argument("--no-sweep", action="store_true", help="leave out the sweep (shorter)")
+    parser.add_argument("--no-stages", action="store_true",
+                        help="leave out the stages one after the other in this process (shorter)")
     parser.add_argument("--floor-only", metavar="OUTPUT", help=argparse.SUPPRESS)
+    parser.add_argument("--pyarrow-floor-only", metavar="OUTPUT", help=argparse.SUPPRESS)
+    parser.add_argument("--beam-start-only", action="store_true", help=argparse.SUPPRESS)
     args, beam_args = parser.parse_known_args()
     if args.floor_only:
         run_floor(args.input, args.floor_only, beam_args)
         return 0
+    if args.pyarrow_floor_only:
+        run_pyarrow_floor(args.input, args.pyarrow_floor_only)
+        return 0
+    if args.beam_start_only:
+        run_beam_start(beam_args)
+        return 0
 
     with tempfile.TemporaryDirectory(prefix="capclean-bench-") as scratch:
+        pyarrow_floor = run_measured([sys.executable, __file__, "--input", args.input, "--pyarrow-floor-only",
+                                      f"{scratch}/pyarrow-floor"])
         floor = run_measured([sys.executable, __file__, "--input", args.input, "--floor-only",
                               f"{scratch}/floor"] + beam_args)
         capclean = str(Path(sys.executable).parent / "capclean")
         full = run_measured([capclean, "clean", "--input", args.input, "--output", f"{scratch}/full",
-                             "--profile", args.profile] + beam_args)
-        sweep = run_measured([capclean, "sweep", "--input", args.input, "--output", f"{scratch}/sweep",
-                              "--profile", args.profile] + beam_args)
-    for name, result in (("I/O floor", floor), ("full run", full), ("sweep", sweep)):
-        if result["returncode"] != 0:
-            print(result["output"])
-            raise SystemExit(f"bench: the {name} failed")
-    steps = time_steps(args.input, args.profile)
+                             "--profile", args.profile, "--export", FULL_RUN_EXPORTS] + beam_args)
+        runs = {"plain pyarrow floor": pyarrow_floor, "Beam I/O floor": floor, f"full run ({args.profile})": full}
+        if not args.no_sweep:
+            runs["sweep, 8 points"] = run_measured([capclean, "sweep", "--input", args.input, "--output",
+                                                    f"{scratch}/sweep", "--profile", args.profile] + beam_args)
+        for name, result in runs.items():
+            if result["returncode"] != 0:
+                print(result["output"])
+                raise SystemExit(f"bench: the {name} failed")
+        manifest = json.loads((Path(scratch) / "full" / "manifest.json").read_text())
+        parts = fixed_cost_parts(beam_args)
+        finishing = finishing_stages(f"{scratch}/full", args.input, args.profile, f"{scratch}/finishing")
+        stages = {} if args.no_stages else time_steps(args.input, args.profile, scratch)
 
     print(f"capclean bench on {args.input} (profile {args.profile}; Beam args: {' '.join(beam_args) or 'none'})")
-    print(f"  {'':<22}{'wall s':>9}{'CPU s':>8}{'peak MiB':>10}")
-    for name, result in (("I/O floor", floor), (f"full run ({args.profile})", full), ("sweep, 8 points", sweep)):
-        print(f"  {name:<22}{result['seconds']:>9.1f}{result['cpu_seconds']:>8.1f}{result['peak_mib']:>10.0f}")
-    print(f"  ratio full / floor: time {full['seconds'] / floor['seconds']:.1f}x, "
-          f"CPU {full['cpu_seconds'] / floor['cpu_seconds']:.1f}x, memory {full['peak_mib'] / floor['peak_mib']:.1f}x")
-    print(f"  ratio sweep / full run: time {sweep['seconds'] / full['seconds']:.2f}x "
-          f"(8 separate full runs would be 8x)")
-    total = sum(steps.values())
-    print("  step cores alone, one process, no Beam (CPU time):")
-    for step, seconds in steps.items():
-        print(f"    {step:<10}{seconds:>8.1f} s  {100 * seconds / total:>5.1f}%")
-    from pipelines.config import load_config
+    print(f"  {'':<26}{'wall s':>9}{'CPU s':>8}{'peak MiB':>10}")
+    for name, result in runs.items():
+        print_row(name, result)
+    print_run_times(manifest)
+    print_fixed_cost(parts, finishing)
+    if stages:
+        print("  the run's stages one after the other, one process, no Beam (peak: the process's during the stage):")
+        total_cpu = sum(figures["cpu_seconds"] for figures in stages.values())
+        for name, figures in stages.items():
+            print(f"  {name:<26}{figures['seconds']:>9.1f}{figures['cpu_seconds']:>8.1f}{figures['peak_mib']:>10.0f}"
+                  f"  {100 * figures['cpu_seconds'] / total_cpu:>5.1f}% of their CPU")
+    print("  ratios (each beside its floor, this run):")
+    for floor_name in ("plain pyarrow floor", "Beam I/O floor"):
+        base = runs[floor_name]
+        print(f"    full run / {floor_name}: time {full['seconds'] / base['seconds']:.1f}x, "
+              f"CPU {full['cpu_seconds'] / base['cpu_seconds']:.1f}x, memory {full['peak_mib'] / base['peak_mib']:.1f}x")
+    print(f"    Beam I/O floor / plain pyarrow floor: time {floor['seconds'] / pyarrow_floor['seconds']:.1f}x, "
+          f"CPU {floor['cpu_seconds'] / pyarrow_floor['cpu_seconds']:.1f}x")
+    if "sweep, 8 points" in runs:
+        print(f"    sweep / full run: time {runs['sweep, 8 points']['seconds'] / full['seconds']:.2f}x "
+              f"(8 separate full runs would be 8x)")
+    if stages and "runon" in stages:
+        from pipelines.config import load_config
 
-    rest = total - steps["runon"]
-    print(f"  ratio step IV ({load_config(args.profile).runon.rule}) / the other steps together: "
-          f"{steps['runon'] / rest:.2f}x; / the rest of the full run (its CPU less step IV's core): "
-          f"{steps['runon'] / (full['cpu_seconds'] - steps['runon']):.2f}x")
+        runon = stages["runon"]["cpu_seconds"]
+        steps_cpu = sum(figures["cpu_seconds"] for name, figures in stages.items() if name not in ("read", "write"))
+        print(f"    step IV ({load_config(args.profile).runon.rule}) / the other steps and rounds together: "
+              f"{runon / (steps_cpu - runon):.2f}x; / the rest of the full run (its CPU less step IV's core): "
+              f"{runon / (full['cpu_seconds'] - runon):.2f}x")
     return 0
 
 

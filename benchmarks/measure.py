@@ -95,13 +95,13 @@ def summarise_processes(seen: dict) -> dict:
     return roles
 
 
-def run_measured(command, env=None) -> dict:
+def run_measured(command, env=None, cwd=None) -> dict:
     """Run `command`; return wall seconds, CPU seconds and peak resident memory (MiB) of its process tree,
     the exit code, and by role of process (`processes`, see summarise_processes) the sampled CPU and peaks.
     `peak_process_mib` is the largest peak of any one process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.monotonic()
-    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    process = subprocess.Popen(command, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     peak = [0]
     seen = {}  # pid -> {"role", "cpu_seconds", "peak_bytes"}: the last CPU figure read, the largest RSS
 
@@ -128,3 +128,25 @@ def run_measured(command, env=None) -> dict:
     return {"seconds": time.monotonic() - started, "cpu_seconds": cpu, "peak_mib": peak[0] / 2**20,
             "peak_process_mib": max((p["peak_bytes"] for p in seen.values()), default=0) / 2**20,
             "processes": summarise_processes(seen), "returncode": process.returncode, "output": output}
+
+
+def _peak_rss_kib() -> int:
+    with open("/proc/self/status") as handle:
+        return next(int(line.split()[1]) for line in handle if line.startswith("VmHWM:"))
+
+
+def measure_in_process(thunk) -> tuple:
+    """(thunk's result, {"seconds", "cpu_seconds", "peak_mib"}) of a stage run in this process.
+
+    The peak is this process's resident memory at its highest during the stage (what the stage
+    holds plus what came before it): the kernel's high-water mark is reset first (clear_refs 5).
+    """
+    try:
+        with open("/proc/self/clear_refs", "w") as handle:
+            handle.write("5")
+    except OSError:
+        pass  # no reset: the peak is the process's since it started
+    started, cpu_started = time.monotonic(), time.process_time()
+    result = thunk()
+    return result, {"seconds": time.monotonic() - started, "cpu_seconds": time.process_time() - cpu_started,
+                    "peak_mib": _peak_rss_kib() / 1024}

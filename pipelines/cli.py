@@ -7,6 +7,7 @@ import sys
 from pipelines.commands import COMMANDS
 from pipelines.commands.arguments import BEAM_HELP
 from pipelines.commands.command import EXIT_INTERRUPTED, EXIT_USAGE, BeamOptions
+from pipelines.output.object_store import run_with_object_store
 from pipelines.runtime.logs import add_logging_arguments, chosen_level, configure_logging, one_line_on_interrupt
 from transforms.errors import CapcleanError, ConfigError, find_error_line
 
@@ -90,7 +91,7 @@ def run_command(argv=None, commands=COMMANDS) -> int:
         beam_args = join_flag_values(extra)
         check_extra_arguments(command, beam_args)
         args = command.arguments(namespace, BeamOptions(tuple(beam_args), tuple(own_flags(parser))))
-        return command.run(args)
+        return run_with_object_store(command, args)  # s3:// and gs:// paths as local copies
     except (ConfigError, CapcleanError) as error:
         print(f"capclean: error: {find_error_line(error) or error}", file=sys.stderr)
         return EXIT_USAGE

@@ -282,3 +282,64 @@ def wordnet():
     if not (folder / "lexnames").is_file():
         pytest.skip(f"no WordNet in {folder}: make install builds it")
     return open_wordnet(folder)
+
+
+# --- An S3-compatible server on localhost (moto's server mode) ----------------------------------------
+
+class S3Server:
+    """A moto S3 server: `flags` are Beam's S3 options that point a command at it, `client` a boto3 client."""
+
+    KEYS = {"aws_access_key_id": "testing", "aws_secret_access_key": "testing"}
+
+    def __init__(self, endpoint):
+        import boto3
+
+        self.endpoint = endpoint
+        self.flags = [f"--s3_endpoint_url={endpoint}", f"--s3_access_key_id={self.KEYS['aws_access_key_id']}",
+                      f"--s3_secret_access_key={self.KEYS['aws_secret_access_key']}", "--s3_region_name=us-east-1"]
+        self.client = boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1", **self.KEYS)
+
+    def environment(self) -> dict:
+        """The same settings as boto3's environment variables (for the commands that take no Beam options)."""
+        return {"AWS_ENDPOINT_URL": self.endpoint, "AWS_ACCESS_KEY_ID": self.KEYS["aws_access_key_id"],
+                "AWS_SECRET_ACCESS_KEY": self.KEYS["aws_secret_access_key"], "AWS_DEFAULT_REGION": "us-east-1"}
+
+    def bucket(self, name: str) -> str:
+        """A new bucket; returns its URL."""
+        self.client.create_bucket(Bucket=name)
+        return f"s3://{name}"
+
+    def upload(self, folder: Path, url: str) -> None:
+        """Every file of `folder` under the prefix `url` (s3://BUCKET/PREFIX)."""
+        bucket, _, prefix = url[len("s3://"):].partition("/")
+        for path in sorted(folder.rglob("*")):
+            if path.is_file():
+                self.client.upload_file(str(path), bucket, f"{prefix}/{path.relative_to(folder).as_posix()}")
+
+    def objects(self, url: str) -> dict:
+        """{key under the prefix: bytes} of every object under `url`."""
+        bucket, _, prefix = url[len("s3://"):].partition("/")
+        found = {}
+        for page in self.client.get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=f"{prefix}/"):
+            for entry in page.get("Contents", []):
+                body = self.client.get_object(Bucket=bucket, Key=entry["Key"])["Body"].read()
+                found[entry["Key"][len(prefix) + 1:]] = body
+        return found
+
+
+@pytest.fixture(scope="session")
+def s3_server():
+    """S3Server: moto's S3 server on a free localhost port, for the session."""
+    import logging
+    import socket
+
+    from moto.server import ThreadedMotoServer
+
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # a line per request otherwise
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+    server.start()
+    yield S3Server(f"http://127.0.0.1:{port}")
+    server.stop()

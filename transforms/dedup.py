@@ -16,7 +16,6 @@ caption that finally stands for it.
 """
 from dataclasses import dataclass, replace
 
-import numpy as np
 from rapidfuzz.distance import LCSseq, Levenshtein
 from rapidfuzz.process import cdist
 
@@ -59,6 +58,8 @@ class CloseWords:
     """
 
     def __init__(self, word_lists: list, edit_threshold: int):
+        import numpy as np  # here, not above: the command line lists the steps without loading numpy
+
         vocabulary = sorted({word for words in word_lists for word in words})
         index = {word: number for number, word in enumerate(vocabulary)}
         distances = cdist(vocabulary, vocabulary, scorer=Levenshtein.distance, dtype=np.int32)
@@ -74,8 +75,10 @@ class CloseWords:
         return bit_parallel_lcs([masks_of_j[word] for word in self._word_ids[i]], self._lengths[j])
 
 
-def _position_masks(close_to_positions: np.ndarray) -> list:
-    """Row w of a (vocabulary x positions) boolean matrix -> an int with bit p set where word w is close to position p."""
+def _position_masks(close_to_positions) -> list:
+    """Row w of a (vocabulary x positions) boolean numpy matrix -> an int with bit p set where word w is close to position p."""
+    import numpy as np
+
     packed = np.packbits(close_to_positions, axis=1, bitorder="little")
     return [int.from_bytes(row.tobytes(), "little") for row in packed]
 
@@ -108,6 +111,8 @@ def pairwise_similarity(texts: list, edit_threshold: int):
     """
     word_lists = [text.split() for text in texts]
     if edit_threshold == 0:
+        import numpy as np
+
         common = cdist(word_lists, word_lists, scorer=LCSseq.similarity, dtype=np.int32).tolist()
         common_words_of = lambda i, j: common[i][j]  # noqa: E731
     else:
@@ -123,10 +128,12 @@ def pairwise_similarity(texts: list, edit_threshold: int):
     return similarity
 
 
-def similarity_matrix(texts_a: list, texts_b: list, workers: int = 1) -> np.ndarray:
+def similarity_matrix(texts_a: list, texts_b: list, workers: int = 1):
     """s(a, b) with e = 0 for every a of `texts_a` and b of `texts_b`, as a float matrix: the same
     similarity as `pairwise_similarity`, its common-word counts from one rapidfuzz `cdist` (in C),
-    for comparisons across videos (`capclean overlap`'s false-negative candidates)."""
+    for comparisons across videos (`capclean overlap`'s false-negative candidates); a numpy array."""
+    import numpy as np
+
     words_a, words_b = [text.split() for text in texts_a], [text.split() for text in texts_b]
     common = cdist(words_a, words_b, scorer=LCSseq.similarity, dtype=np.int32, workers=workers)
     lengths_a = np.array([len(words) for words in words_a], dtype=np.float64)[:, None]

@@ -51,6 +51,8 @@ class Step:
     optional: ClassVar[bool] = True
     # The figures of `aggregates()` that stats.json records under steps/<name>/.
     reported_figures: ClassVar[tuple] = ()
+    # How many videos the pipeline hands to `process_videos` at once (1: one at a time, to `process`).
+    videos_per_call: int = 1
 
     def __init__(self, config):
         """`config` is the whole CleaningConfig: a step reads its own section and, rarely, another's."""
@@ -70,6 +72,10 @@ class Step:
     def process(self, video, **figures):
         """The step on one video: a new VideoBatch (never the input changed in place)."""
         raise NotImplementedError
+
+    def process_videos(self, videos: list, **figures) -> list:
+        """The step on several videos (videos_per_call > 1): each gets what `process` gives it alone."""
+        return [self.process(video, **figures) for video in videos]
 
 
 def runs(step_type, config) -> bool:
@@ -92,4 +98,6 @@ def run_step(step: Step, videos: list) -> list:
     """
     figures = {name: aggregate_over(aggregate, videos) for name, aggregate in step.aggregates().items()}
     step.setup()
-    return [step.process(video, **figures) for video in videos]
+    size = step.videos_per_call
+    return [done for start in range(0, len(videos), size)
+            for done in step.process_videos(videos[start:start + size], **figures)]

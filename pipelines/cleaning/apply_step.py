@@ -44,6 +44,15 @@ class StepFn(beam.DoFn):
         yield result
 
 
+class StepOnVideosFn(StepFn):
+    """StepFn for a step that works on several videos at once (Step.videos_per_call)."""
+
+    def process(self, videos, **figures):
+        with busy_timer(self._timer):
+            results = self._step.process_videos(videos, **figures)
+        yield from results
+
+
 def compute_figures(videos, step, label: str = "") -> dict:
     """name -> one-element PCollection, for every figure the step reads; `label` names the step's stage."""
     label = label or step.name.capitalize()
@@ -62,7 +71,13 @@ class ApplyStep(beam.PTransform):
 
     def expand(self, videos):
         side_inputs = {name: beam.pvalue.AsSingleton(figure) for name, figure in self._figures.items()}
-        return videos | "EachVideo" >> beam.ParDo(StepFn(self._step, self._timer), **side_inputs)
+        size = self._step.videos_per_call
+        if size == 1:
+            return videos | "EachVideo" >> beam.ParDo(StepFn(self._step, self._timer), **side_inputs)
+        # The videos of a bundle in lists of `size` (the last one shorter): step IV scores the captions
+        # of many videos together. A video's result never depends on the others of its list.
+        return (videos | "Together" >> beam.BatchElements(min_batch_size=size, max_batch_size=size)
+                | "EachList" >> beam.ParDo(StepOnVideosFn(self._step, self._timer), **side_inputs))
 
 
 class ApplyStages(beam.PTransform):

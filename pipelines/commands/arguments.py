@@ -71,6 +71,13 @@ def add_split_and_videos_arguments(group, split_holds: str) -> None:
                        "retrieval_splits/MSRVTT_JSFUSION_test.csv, the 1k-A test split) or one id a line")
 
 
+def add_tags_argument(group) -> None:
+    """--tags: where a command that tags captions reads the tags made before (pipelines/evaluation/tags.py)."""
+    group.add_argument("--tags", metavar="FOLDER", help="read the captions' part-of-speech tags from the pos/ table "
+                       "of this capclean output (a hardneg output) and tag only the captions it lacks; refused "
+                       "unless it has the same captions' texts and the same spaCy model (default: tag them all)")
+
+
 def add_protocol_arguments(parser: argparse.ArgumentParser, required: bool, orientation: bool = True) -> None:
     """--protocol, --videos, --sen-ids (and --orientation, for a matrix): a retrieval protocol
     (transforms/evaluation/protocols.py) as evaluate, fire and overlap read it (protocol_files.py)."""

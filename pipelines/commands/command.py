@@ -41,6 +41,8 @@ class Command:
               {da_judgments} (its judgments) and {out} (where it writes)
               to fill in: the contract test runs it, and `--help` shows it
     renamed   {old flag: new flag}: an old spelling is refused in one line that names the new one
+    local_paths_only  the fields that must not name an s3:// or gs:// URL (a folder the command writes into),
+              refused in one line (the others: pipelines/output/object_store.py)
     """
     name: str = ""
     help: str = ""
@@ -49,6 +51,7 @@ class Command:
     writes: str = FOLDER
     example: tuple = ()
     renamed: dict = {}
+    local_paths_only: tuple = ()
 
     @property
     def words(self) -> tuple:

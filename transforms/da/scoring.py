@@ -23,8 +23,8 @@ import numpy as np
 from scipy import stats
 
 from transforms.da.judgments import CHECK_KINDS, Hits, Judgments
+from transforms.da.worker_tests import WORKER_TESTS
 
-WORKER_TESTS = ("wilcoxon", "t-test", "mann-whitney")
 Z_KINDS = ("system", "reference", "repeat")  # the scores a worker's mean and standard deviation are taken over
 SCORED_KINDS = ("system", "reference")  # the slots whose scores make a caption's (and a system's) score
 KEPT, TOO_FEW_PAIRS, CONSTANT, NOT_SIGNIFICANT, INCONSISTENT = (

@@ -14,12 +14,10 @@ the lexicon (transforms/evaluation/lexicon.py), the vocabulary and the settings;
 random draws of a caption depend only on the seed and the caption, so the same seed
 gives the same negatives whatever the runner and the order of the captions.
 """
-import functools
 import random
 from collections import Counter
 from dataclasses import dataclass
 
-from transforms.evaluation.lexicon import inflect_like
 from transforms.evaluation.pos import PARTS_OF_SPEECH
 
 LEVELS = ("word", "phrase")
@@ -98,28 +96,16 @@ def caption_rng(seed: int, sen_id: int, part: str, level: str) -> random.Random:
 
 
 def lexical_replacements(caption, position: int, lexicon) -> list:
-    """The antonyms of the word, then the antonyms of its hypernyms and hyponyms, inflected like it."""
+    """The antonyms of the word, then the antonyms of its hypernyms and hyponyms, inflected like it.
+    The lexicon (transforms/evaluation/lexicon.py) remembers its answers per lemma and part of speech."""
     lemma, pos, tag = caption.lemmas[position], caption.pos[position], caption.tags[position]
-    return [Replacement(position, styled_like(caption.tokens[position], word), source)
-            for source, word in inflected_antonyms(lexicon, lemma, pos, tag)]
-
-
-# A word recurs in thousands of captions; WordNet's look-ups and lemminflect took two thirds of
-# the method's time when asked again each time (docs/benchmarks.md).
-@functools.lru_cache(maxsize=100_000)
-def inflected_antonyms(lexicon, lemma: str, pos: str, tag: str) -> tuple:
-    """(source, word) of `lexical_replacements` for one lemma, part of speech and Penn tag."""
     found = [("antonym", word) for word in lexicon.antonyms(lemma, pos)]
     found += [("related_antonym", word) for word in lexicon.related_antonyms(lemma, pos)]
-    return tuple((source, inflect_like(word, tag)) for source, word in found)
+    return [Replacement(position, styled_like(caption.tokens[position], lexicon.inflect(word, tag)), source)
+            for source, word in found]
 
 
-@functools.lru_cache(maxsize=100_000)
-def inflected(lemma: str, tag: str) -> str:
-    return inflect_like(lemma, tag)
-
-
-def vocabulary_replacement(caption, position: int, vocabulary: dict, rng: random.Random):
+def vocabulary_replacement(caption, position: int, vocabulary: dict, rng: random.Random, lexicon):
     """A random word of the vocabulary with the same part of speech, inflected like the original; None if none."""
     choices = vocabulary.get(caption.pos[position], ())
     if not choices:
@@ -127,7 +113,7 @@ def vocabulary_replacement(caption, position: int, vocabulary: dict, rng: random
     lemma = rng.choice(choices)
     if lemma == caption.lemmas[position]:
         return None
-    word = inflected(lemma, caption.tags[position])
+    word = lexicon.inflect(lemma, caption.tags[position])
     return Replacement(position, styled_like(caption.tokens[position], word), "vocabulary")
 
 
@@ -151,7 +137,7 @@ def word_negatives(caption, part: str, lexicon, vocabulary: dict, settings: Hard
     def draws():
         if not positions:
             return [None]
-        return [vocabulary_replacement(caption, rng.choice(positions), vocabulary, rng)]
+        return [vocabulary_replacement(caption, rng.choice(positions), vocabulary, rng, lexicon)]
 
     return collect_negatives(caption, part, "word", candidates, draws, settings, video_texts)
 
@@ -177,8 +163,8 @@ def phrase_negatives(caption, part: str, lexicon, vocabulary: dict, settings: Ha
         if not pairs:
             return [None]
         first, second = rng.choice(pairs)
-        return [vocabulary_replacement(caption, first, vocabulary, rng),
-                vocabulary_replacement(caption, second, vocabulary, rng)]
+        return [vocabulary_replacement(caption, first, vocabulary, rng, lexicon),
+                vocabulary_replacement(caption, second, vocabulary, rng, lexicon)]
 
     return collect_negatives(caption, part, "phrase", candidates, draws, settings, video_texts)
 

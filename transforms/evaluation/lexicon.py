@@ -85,14 +85,39 @@ def read_preposition_antonyms(path: Path = PREPOSITION_ANTONYMS_FILE) -> dict:
 
 
 class Lexicon:
-    """Antonyms of a lemma with a spaCy part of speech, as sorted lists (empty for other parts of speech)."""
+    """Antonyms of a lemma with a spaCy part of speech, as sorted lists (empty for other parts of speech),
+    and a lemma inflected like a Penn tag.
+
+    Every answer is kept, per (lemma, part of speech) and per (lemma, tag): a word recurs in
+    thousands of captions, and WordNet's look-ups and lemminflect took two thirds of the hard
+    negatives' time when asked again each time (docs/benchmarks.md). The memory is this object's,
+    so it lives as long as the worker that opened the lexicon, and a new Lexicon starts empty.
+    """
 
     def __init__(self, wordnet: WordNetCorpusReader, preposition_antonyms: dict):
         self._wordnet = wordnet
         self._preposition_antonyms = preposition_antonyms
+        self._antonyms, self._related_antonyms, self._inflections = {}, {}, {}
 
     def antonyms(self, lemma: str, pos: str) -> list:
         """The paper's first choice: WordNet's antonyms of the lemma in any of its senses."""
+        if (lemma, pos) not in self._antonyms:
+            self._antonyms[lemma, pos] = tuple(self._look_up_antonyms(lemma, pos))
+        return list(self._antonyms[lemma, pos])
+
+    def related_antonyms(self, lemma: str, pos: str) -> list:
+        """The paper's second choice: antonyms of the hypernyms and hyponyms of the lemma's synsets."""
+        if (lemma, pos) not in self._related_antonyms:
+            self._related_antonyms[lemma, pos] = tuple(self._look_up_related_antonyms(lemma, pos))
+        return list(self._related_antonyms[lemma, pos])
+
+    def inflect(self, lemma: str, tag: str) -> str:
+        """`inflect_like`, remembered."""
+        if (lemma, tag) not in self._inflections:
+            self._inflections[lemma, tag] = inflect_like(lemma, tag)
+        return self._inflections[lemma, tag]
+
+    def _look_up_antonyms(self, lemma: str, pos: str) -> list:
         if pos == PREPOSITION:
             return list(self._preposition_antonyms.get(lemma.lower(), ()))
         if pos not in WORDNET_POS:
@@ -100,11 +125,8 @@ class Lexicon:
         senses = self._wordnet.lemmas(lemma, WORDNET_POS[pos])
         return _single_words([antonym for sense in senses for antonym in sense.antonyms()], lemma)
 
-    def related_antonyms(self, lemma: str, pos: str) -> list:
-        """The paper's second choice: antonyms of the hypernyms and hyponyms of the lemma's synsets.
-
-        Only nouns and verbs have hypernyms and hyponyms in WordNet, so other parts of speech get none.
-        """
+    def _look_up_related_antonyms(self, lemma: str, pos: str) -> list:
+        # Only nouns and verbs have hypernyms and hyponyms in WordNet, so other parts of speech get none.
         if pos not in WORDNET_POS:
             return []
         related = [other for synset in self._wordnet.synsets(lemma, WORDNET_POS[pos])

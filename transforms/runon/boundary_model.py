@@ -10,6 +10,10 @@ is walking down the runway") and a scene after a scene.
 
 The model is an ONNX file with int8 weights, versioned with the code
 (transforms/runon/model/), and runs on onnxruntime: no PyTorch at run time.
+Captions are scored in batches of captions of the same length in word pieces,
+through the graph rewritten at load time so that each caption's activations are
+quantized on their own (transforms/runon/per_row_quantization.py): a caption
+gets the same figures, bit for bit, in any batch as alone.
 Boundaries fall only between whitespace words, so the pieces joined by one
 space always give back the caption. Everything here but `BoundaryModel`
 itself is a pure function.
@@ -19,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from transforms.runon.per_row_quantization import per_row_session
 
 MODEL_DIR = Path(__file__).resolve().parent / "model"
 
@@ -44,6 +50,16 @@ def first_piece_of_each_word(word_ids: list) -> dict:
     return first
 
 
+def batches_by_length(lengths: list, rows: int) -> list:
+    """The indices of `lengths`, in batches of at most `rows` whose lengths are all the same (no padding),
+    shortest length first, each batch in the order given."""
+    by_length = {}
+    for index, length in enumerate(lengths):
+        by_length.setdefault(length, []).append(index)
+    return [indices[start:start + rows] for _, indices in sorted(by_length.items())
+            for start in range(0, len(indices), rows)]
+
+
 def boundaries_from_probabilities(probabilities: list, threshold: float, min_left: int, min_right: int) -> list:
     """Word indices where a sentence starts: the likeliest first, each at least `min_left` words after the
     caption's start or the boundary before it, and `min_right` before its end or the next boundary."""
@@ -63,7 +79,13 @@ def boundaries_from_probabilities(probabilities: list, threshold: float, min_lef
 class BoundaryModel:
     """The ONNX boundary model and its tokenizer, loaded once per worker (DoFn.setup)."""
 
-    def __init__(self, model_dir=MODEL_DIR, threads: int = 1):
+    # Captions run through the model at once. Per caption, a batch of 16-32 costs 0.6-0.8 times one alone;
+    # larger ones lose again (the cache), and one row alone costs 1.2 times the shipped graph's, whose
+    # extra nodes the batch pays only once: a lone caption runs through the shipped graph, which gives
+    # it the same figures (benchmarks/bench_runon_batches.py).
+    BATCH_ROWS = 32
+
+    def __init__(self, model_dir=MODEL_DIR, threads: int = 1):  # threads: Beam runs one DoFn per core already
         import onnxruntime
         from tokenizers import Tokenizer
 
@@ -74,29 +96,36 @@ class BoundaryModel:
                                         "(make runon-train writes it)")
         self.card = read_model_card(model_dir)
         options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = threads  # Beam runs one DoFn per core already
-        self._session = onnxruntime.InferenceSession(str(model_dir / "model.onnx"), options,
-                                                     providers=["CPUExecutionProvider"])
+        options.intra_op_num_threads = threads
+        self._alone = onnxruntime.InferenceSession(str(model_dir / "model.onnx"), options,
+                                                   providers=["CPUExecutionProvider"])
+        self._batched = per_row_session(model_dir / "model.onnx", onnxruntime, threads)
         self._tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
         self._tokenizer.enable_truncation(self.card.max_tokens)
 
     def word_probabilities(self, texts: list) -> list:
         """For each text, the probability that a sentence starts at each of its words (0 for the first).
 
-        Each text runs alone: the int8 model quantizes its activations with one scale per input
-        tensor, so in a padded batch a caption's figures would depend on the captions beside it
-        (by up to 0.5 in a probability). Alone, a caption always gets the same figures, and no
-        padding is computed.
+        Texts of the same length in word pieces run together, up to BATCH_ROWS at a time, with no
+        padding. Each is quantized on its own (per_row_quantization.py), so its figures are those
+        it gets alone through the shipped graph, whatever texts are scored beside it.
         """
-        found = []
-        for text in texts:
-            words = text.split()
-            encoding = self._tokenizer.encode(words, is_pretokenized=True)
-            ids = np.array([encoding.ids], dtype=np.int64)
-            scores = self._session.run(None, {"input_ids": ids, "attention_mask": np.ones_like(ids)})[0][0]
-            probabilities = [0.0] * len(words)
-            for word, position in first_piece_of_each_word(encoding.word_ids).items():
-                if word > 0:
-                    probabilities[word] = float(scores[position])
-            found.append(probabilities)
-        return found
+        encodings = [self._tokenizer.encode(text.split(), is_pretokenized=True) for text in texts]
+        scores = [None] * len(texts)
+        for batch in batches_by_length([len(encoding.ids) for encoding in encodings], self.BATCH_ROWS):
+            ids = np.array([encodings[index].ids for index in batch], dtype=np.int64)
+            session = self._batched if len(batch) > 1 else self._alone
+            found = session.run(None, {"input_ids": ids, "attention_mask": np.ones_like(ids)})[0]
+            for index, row in zip(batch, found):
+                scores[index] = row
+        return [word_probabilities_of(len(text.split()), encoding.word_ids, row)
+                for text, encoding, row in zip(texts, encodings, scores)]
+
+
+def word_probabilities_of(words: int, word_ids: list, scores) -> list:
+    """The probability of each word from the model's scores of its word pieces (0 for the first word)."""
+    probabilities = [0.0] * words
+    for word, position in first_piece_of_each_word(word_ids).items():
+        if word > 0:
+            probabilities[word] = float(scores[position])
+    return probabilities

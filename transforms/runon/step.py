@@ -180,6 +180,10 @@ def truncate_long_captions(batch, limit: int, splits: tuple):
 
 # --- The `model` rule: split run-ons at sentence boundaries -------------------
 
+# How many videos' captions the `model` rule scores together: on MSR-VTT a video has about four run-on
+# candidates, of some twenty lengths in word pieces, so 256 videos give batches of some 30-60 captions
+# (benchmarks/bench_runon_batches.py). A worker holds that many videos at once, a few MB.
+VIDEOS_SCORED_TOGETHER = 256
 # How many times the pieces of a split caption are scored again (a caption of MSR-VTT has at most 4 sentences).
 MAX_SPLIT_ROUNDS = 4
 
@@ -407,6 +411,26 @@ def split_sentences(video, find, config, id_stride: int = 0, scoring=None):
     return apply_policy(video, find_for_policy(texts, find, policy), policy, id_stride, config.rule, scoring)
 
 
+def split_sentences_of_videos(videos: list, find, config, id_stride: int = 0, scoring=None) -> list:
+    """split_sentences on several videos, their captions scored together.
+
+    The model scores captions in batches of captions of the same length (boundary_model.py), and
+    a video holds few run-on candidates of any one length: the captions of many videos fill the
+    batches. A text's sentences depend on that text alone, so each video gets exactly what
+    split_sentences gives it alone.
+    """
+    chosen = [video for video in videos if video.split in config.splits and video.captions]
+    sentences = {}
+    for policy in dict.fromkeys(config.policy.for_split(video.split) for video in chosen):
+        same_policy = [video for video in chosen if config.policy.for_split(video.split) == policy]
+        texts = [caption.text for video in same_policy for caption in video.captions]
+        found = iter(find_for_policy(texts, find, policy))
+        for video in same_policy:
+            sentences[id(video)] = [next(found) for _ in video.captions]
+    return [apply_policy(video, sentences[id(video)], config.policy.for_split(video.split), id_stride, config.rule,
+                         scoring) if id(video) in sentences else video for video in videos]
+
+
 def find_for_policy(texts: list, find, policy: str) -> list:
     """The sentences of each text as `policy` needs them: as found, or for `merge` until stable."""
     sentences = find(texts)
@@ -479,13 +503,24 @@ class Runon(Step):
             self._find = load_sentence_finder(self.settings, self._finite_verbs)  # about a second to load
             self._scoring = caption_scoring(self.settings, self._finite_verbs)
 
+    @property
+    def videos_per_call(self) -> int:
+        """The `model` rule scores the captions of this many videos together (process_videos)."""
+        return VIDEOS_SCORED_TOGETHER if self.settings.splits_sentences else 1
+
     def process(self, video, word_limit=None, largest_id=-1):
+        return self.process_videos([video], word_limit, largest_id)[0]
+
+    def process_videos(self, videos, word_limit=None, largest_id=-1):
         if not self.settings.splits_sentences:
-            return truncate_long_captions(video, word_limit, tuple(self.settings.splits))
-        done = split_sentences(video, self._find, self.settings, largest_id + 1, self._scoring)
-        if self._dedup_settings is not None and cut_by_runon(done):
-            return remove_near_duplicates_with(done, self._dedup_settings)
-        return done
+            return [truncate_long_captions(video, word_limit, tuple(self.settings.splits)) for video in videos]
+        done = split_sentences_of_videos(videos, self._find, self.settings, largest_id + 1, self._scoring)
+        return [self._dedup_again(video) for video in done]
+
+    def _dedup_again(self, video):
+        if self._dedup_settings is not None and cut_by_runon(video):
+            return remove_near_duplicates_with(video, self._dedup_settings)
+        return video
 
 
 def cut_by_runon(video, since: int = 0) -> bool:

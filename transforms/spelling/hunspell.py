@@ -50,6 +50,23 @@ def open_suggester(dictionary_base: str, vocabulary_files: tuple = ()):
         return open_hunspell(str(base), (), vocabulary_files)
 
 
+# Step II and every recheck round ask Hunspell about the same tokens, and no corpus figure changes its
+# answers: one Hunspell per configuration, and one cache of its answers, serve them all in a process.
+_SHARED = {}
+
+
+def shared(key: tuple, make):
+    """`make()`, once per process for `key` (the configuration the object depends on)."""
+    if key not in _SHARED:
+        _SHARED[key] = make()
+    return _SHARED[key]
+
+
+def suggestion_cache(suggester, maxsize: int = 100_000):
+    """token -> Hunspell's suggestions (lower case, a tuple), remembered."""
+    return lru_cache(maxsize=maxsize)(lambda token: tuple(word.lower() for word in suggestions_of(suggester, token)))
+
+
 def suggestions_of(checker, token: str) -> list:
     try:
         return checker.suggest(token)
@@ -84,3 +101,15 @@ class Dictionary:
 
     def _known_only_capitalised(self, word: str) -> bool:
         return bool(word) and word.isalpha() and not self.accepts(word) and self.accepts(word.capitalize())
+
+
+class RememberingDictionary(Dictionary):
+    """A Dictionary that remembers what Hunspell accepted: for a checker nothing adds words to any more
+    (step II's, shared by the recheck rounds)."""
+
+    def __init__(self, checker, maxsize: int = 1_000_000):
+        super().__init__(checker)
+        self._accepts = lru_cache(maxsize=maxsize)(super().accepts)
+
+    def accepts(self, word: str) -> bool:
+        return self._accepts(word)

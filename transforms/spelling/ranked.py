@@ -1,5 +1,4 @@
 """capclean's ranked rule: what decisions.py's chain reads, gathered once per worker."""
-from functools import lru_cache
 from typing import Optional
 
 from transforms.spelling.candidates import CorpusCandidates
@@ -7,7 +6,7 @@ from transforms.spelling.context import NO_OTHER_CAPTIONS, ContextChoice, OtherC
 from transforms.spelling.corpus_rule import CorpusRule
 from transforms.spelling.decisions import Decision, Token, decide
 from transforms.spelling.gate import Evidence, candidate_features, candidate_sources
-from transforms.spelling.hunspell import Dictionary, suggestions_of
+from transforms.spelling.hunspell import Dictionary, suggestion_cache
 from transforms.spelling.typos import is_common_typo, is_slip, lacks_a_letter
 
 
@@ -26,14 +25,16 @@ class RankedCorrection:
     the learned gate may overrule that, in the order of decisions.DECISION_CHAIN.
 
     `gate`: the learned gate (gate.CorrectionGate; None: the rule's decisions stand); `suggester`: the
-    Hunspell its candidates come from besides the rule's (hunspell.open_suggester).
+    Hunspell its candidates come from besides the rule's (hunspell.open_suggester). `dictionary` (a
+    hunspell.Dictionary of `checker`) and `suggestions` (hunspell.suggestion_cache of `suggester`):
+    given, they are used instead of new ones (the recheck rounds share step II's, and their answers).
     """
 
     def __init__(self, checker, config, token_stats: dict, phrases: dict, mapped: frozenset = frozenset(),
                  plural_readings: Optional[dict] = None, common_misspellings: Optional[dict] = None,
-                 gate=None, suggester=None):
+                 gate=None, suggester=None, dictionary=None, suggestions=None):
         self.config = config
-        self.dictionary = Dictionary(checker)
+        self.dictionary = dictionary or Dictionary(checker)
         self.mapped = mapped
         self.plural_readings = plural_readings or {}  # "mens" -> "men", where the context reads a plural
         self.common_misspellings = common_misspellings or {}  # "restuarant" -> "restaurant"
@@ -43,8 +44,7 @@ class RankedCorrection:
         self.context_choice = ContextChoice(self.candidates, config)
         self.gate = gate
         if suggester is not None:
-            self._suggestions = lru_cache(maxsize=100_000)(
-                lambda token: tuple(word.lower() for word in suggestions_of(suggester, token)))
+            self._suggestions = suggestions or suggestion_cache(suggester)
             self._evidence = Evidence(token_stats, phrases, self.candidates.support, self.dictionary.accepts,
                                       self.dictionary.is_name, self._suggestions, is_slip, lacks_a_letter,
                                       is_common_typo)

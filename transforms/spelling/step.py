@@ -9,7 +9,8 @@ from transforms.lineage import CorrectionRow, FlaggedRow
 from transforms.spelling.context import NO_OTHER_CAPTIONS, OtherCaptions, captions_writing
 from transforms.spelling.first_suggestion import FirstSuggestion
 from transforms.spelling.gate import CorrectionGate, resolve_gate
-from transforms.spelling.hunspell import open_hunspell, open_suggester
+from transforms.spelling.hunspell import (RememberingDictionary, open_hunspell, open_suggester, shared,
+                                         suggestion_cache)
 from transforms.spelling.ranked import RankedCorrection
 from transforms.spelling.settings import SpellingSettings
 from transforms.spelling.wordlists import WordLists
@@ -78,14 +79,19 @@ def _map_pieces(pieces, mapping, rule, position, corrections):
     return mapped
 
 
-def rule_for(config, word_lists: WordLists, checker, token_stats, phrases, use_gate: bool):
-    """The profile's rule: `ranked` (with the gate, if the profile names one) or a published one."""
+def rule_for(config, word_lists: WordLists, checker, token_stats, phrases, use_gate: bool, dictionary=None):
+    """The profile's rule: `ranked` (with the gate, if the profile names one) or a published one.
+    `dictionary`: `checker`'s hunspell.Dictionary, if it has one already."""
     if config.suggestion != "ranked":
         return FirstSuggestion(checker, config.suggestion)
     gate = CorrectionGate(resolve_gate(config.gate)) if config.gate and use_gate else None
-    suggester = open_suggester(config.hunspell_dictionary, config.vocabulary) if config.gate else None
+    suggester, suggestions = None, None
+    if config.gate:
+        key = ("suggester", config.hunspell_dictionary, tuple(config.vocabulary))
+        suggester = shared(key, lambda: open_suggester(config.hunspell_dictionary, config.vocabulary))
+        suggestions = shared(key + ("suggestions",), lambda: suggestion_cache(suggester))
     return RankedCorrection(checker, config, token_stats, phrases, word_lists.mapped, word_lists.plural_readings,
-                            word_lists.common_misspellings, gate, suggester)
+                            word_lists.common_misspellings, gate, suggester, dictionary, suggestions)
 
 
 class Speller:
@@ -96,11 +102,18 @@ class Speller:
 
     def __init__(self, config, word_lists: WordLists, token_stats=None, phrases=None, use_gate: bool = True):
         """`use_gate=False`: the gate's candidates are gathered but the rule's decisions stand (to train the gate)."""
-        self._checker = open_hunspell(config.hunspell_dictionary, word_lists.custom_words, config.vocabulary)
+        # Hunspell and its answers are the process's for this configuration (hunspell.shared): the
+        # recheck rounds ask about the tokens step II asked about, and the answers are the same.
+        key = ("checker", config.hunspell_dictionary, tuple(word_lists.custom_words), tuple(config.vocabulary))
+        self._checker = shared(key, lambda: open_hunspell(config.hunspell_dictionary, word_lists.custom_words,
+                                                          config.vocabulary))
         self._word_lists = word_lists
         self._mapped = word_lists.mapped
-        self.rule = rule_for(config, word_lists, self._checker, token_stats, phrases, use_gate)
-        self._plain_word = lru_cache(maxsize=500_000)(self._is_plain_word)
+        dictionary = shared(key + ("dictionary",), lambda: RememberingDictionary(self._checker))
+        self.rule = rule_for(config, word_lists, self._checker, token_stats, phrases, use_gate, dictionary)
+        self._plain_word = shared(key + ("plain words", word_lists.mapped),
+                                  lambda: lru_cache(maxsize=500_000)(partial(is_plain_word, self._checker,
+                                                                             word_lists.mapped)))
 
     def correct(self, text: str, clip: OtherCaptions = NO_OTHER_CAPTIONS) -> tuple:
         """(corrected caption, correction rows, flagged rows), rows without sen_id.
@@ -114,12 +127,13 @@ class Speller:
         decide = partial(self.rule.decide, clip=clip)
         return correct_caption(text, self._word_lists.mappings, decide, self._plain_word)
 
-    def _is_plain_word(self, token: str) -> bool:
-        """Hunspell accepts the token and no mapping rewrites it."""
-        try:
-            return token not in self._mapped and bool(self._checker.spell(token))
-        except UnicodeError:
-            return False
+
+def is_plain_word(checker, mapped: frozenset, token: str) -> bool:
+    """Hunspell accepts the token and no mapping rewrites it."""
+    try:
+        return token not in mapped and bool(checker.spell(token))
+    except UnicodeError:
+        return False
 
 
 def correct_video(batch, speller, edit_rule_prefix: str = ""):

@@ -25,6 +25,7 @@ class Export(Command):
     Args = ExportArgs
     writes = FILES
     example = ("{run}", "--formats", "coco,hf")
+    local_paths_only = ("run",)  # the exports are written into the run's folder
 
     def add_arguments(self, parser):
         parser.add_argument("run", help="output folder of a run")

@@ -21,6 +21,7 @@ class Report(Command):
     writes = FILES
     example = ("{run}", "--output", "{out}/report.html")
     renamed = {"--to": "--output"}
+    local_paths_only = ("run",)  # without --output, the page is written into the run's folder
 
     def add_arguments(self, parser):
         parser.add_argument("run", help="output folder of a run")

@@ -8,8 +8,6 @@ The method is transforms/evaluation/fire.py, FIRE's mmr/analysis.py: the model's
 divided by the relevant videos retrieved in it."""
 from pipelines.commands.arguments import add_skip_unmatched_labels_argument
 from pipelines.pages.html import esc, points, section
-from transforms.evaluation.fire import (FIRE_DEPTH, MATRIX_TIES, LabelQuery, ScoreMatrix, label_sets, match_labels,
-                                        mean_figures, per_query, random_figures)
 
 KS = (1, 5, 10)
 FIGURES = ("C@1", "C@5", "C@10", "mAP")
@@ -26,7 +24,10 @@ def add_fire_arguments(parser) -> None:
 
 def fire_figures(protocol, similarity, labels_path: str, skip_unmatched: bool) -> dict:
     """The FIRE figures of a (texts x videos) matrix on `protocol`, with the labels of `labels_path`."""
+    # Here, not above: the command line builds `evaluate`'s flags without loading the method (numpy).
     from pipelines.evaluation.label_files import gold_from_matches, read_labels, refuse_unmatched
+    from transforms.evaluation.fire import (FIRE_DEPTH, MATRIX_TIES, LabelQuery, ScoreMatrix, label_sets,
+                                            match_labels, mean_figures, per_query, random_figures)
 
     keys = tuple(str(row) for row in range(len(protocol.queries)))
     labels = read_labels(labels_path)

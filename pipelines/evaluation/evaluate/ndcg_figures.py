@@ -12,8 +12,6 @@ Its figures go to evaluate's JSON under "ndcg" and its page as one section (ndcg
 import logging
 from dataclasses import replace
 
-import numpy as np
-
 from pipelines.commands.arguments import chosen_names
 from pipelines.pages.html import esc, section
 from transforms.evaluation.relevance_reading import PROXIES
@@ -50,6 +48,8 @@ def ndcg_figures(protocol, similarity, input_path: str | None, proxies: tuple | 
         return None
     if relevance_dir is None and input_path is None:
         return {"left_out": f"{protocol.name} without --input has no captions to build the relevance from"}
+    import numpy as np  # here, as the other imports: the command line builds the flags without them
+
     from transforms.evaluation.ndcg import NdcgOptions, dense_score_blocks, ndcg_table
 
     options = NdcgOptions(cutoff=CUTOFF)
@@ -131,6 +131,8 @@ def read_protocol_relevance(protocol, relevance_dir: str, folders: dict):
     """(proxy, its (videos x texts) CSR relevance in the protocol's order) read from a capclean relevance output:
     a text's row is its caption's (1k-A: the first caption the sentence matched), and every text's pair with its
     own video must be there (relevance 1), or the output was not built over the protocol's captions."""
+    import numpy as np
+
     from pipelines.evaluation.protocol_files import EvaluateInputError
     from pipelines.evaluation.ndcg.inputs import read_relevance
     from pipelines.evaluation.score_tables import Gallery

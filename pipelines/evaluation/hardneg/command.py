@@ -4,9 +4,10 @@ transforms/evaluation/hardneg.py, the tables' schemas schemas/evaluation_tables.
 import logging
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
-from pipelines.commands.arguments import (add_evaluation_io_arguments, add_split_and_videos_arguments, at_least,
-                                          chosen_names)
+from pipelines.commands.arguments import (add_evaluation_io_arguments, add_split_and_videos_arguments,
+                                          add_tags_argument, at_least, chosen_names)
 from pipelines.commands.command import BeamOptions, Command
 from transforms.errors import CapcleanError, ConfigError
 
@@ -29,6 +30,7 @@ class HardnegArgs:
     beam: BeamOptions
     authors: str | None = None
     write_authors: bool = False
+    tags: str | None = None
 
 
 class Hardneg(Command):
@@ -49,6 +51,7 @@ class Hardneg(Command):
         add_split_and_videos_arguments(which, "captions get negatives")
         which.add_argument("--per-video", choices=["all", "one"], default="all",
                            help="every caption of a video, or the one with the smallest sen_id (default: all)")
+        add_tags_argument(which)
         method = parser.add_argument_group("negatives")
         method.add_argument("--k", type=int, default=20, help="negatives per caption, part of speech and level "
                             "(default: 20)")
@@ -104,6 +107,9 @@ def run_hardneg(args: HardnegArgs, settings) -> int:
     beam_args = list(args.beam.args)
     check_beam_flags(beam_args, args.beam.capclean_flags)
     open_wordnet(default_wordnet_dir())  # a missing WordNet is one line now, not a worker's traceback later
+    if args.tags:
+        from pipelines.evaluation.tags import check_tags_folder
+        check_tags_folder(args.tags)
     selection = CaptionSelection(split=None if args.split == "all" else args.split,
                                  video_ids=read_video_ids(args.videos) if args.videos else None,
                                  one_per_video=args.per_video == "one", videos_file=args.videos)
@@ -111,6 +117,11 @@ def run_hardneg(args: HardnegArgs, settings) -> int:
     if not videos:
         raise CapcleanError(f"no caption of {args.input} is in split {args.split}"
                             + (f" and in --videos {args.videos}" if args.videos else ""))
+    known = {}
+    if args.tags:
+        from pipelines.evaluation.tags import read_known_tags
+        known = read_known_tags(Path(args.tags), [caption for video in videos.values() for caption in video])
+        log.info("tags of %d captions read from %s", len(known), args.tags)
     started = time.monotonic()
     log.info("hard negatives of %d captions of %d videos into %s", sum(map(len, videos.values())), len(videos),
              output)
@@ -118,7 +129,7 @@ def run_hardneg(args: HardnegArgs, settings) -> int:
     with staging_for(output) as staging:
         with worker_errors_as_one_line():
             result = build_and_run(beam_args, lambda pipeline: build_hardneg(pipeline, videos, str(staging), settings,
-                                                                             str(default_wordnet_dir())))
+                                                                             str(default_wordnet_dir()), known))
         clock.phase("pipeline")
         write_empty_tables(str(staging))
         if args.write_authors:
@@ -130,9 +141,11 @@ def run_hardneg(args: HardnegArgs, settings) -> int:
         from pipelines.evaluation.hardneg.page import write_hardneg_report
         write_hardneg_report(str(staging))  # it names no folder, so it can be written before the swap
         clock.phase("report")
+        # The tags' folder is provenance, not a setting of the method: recorded only when given.
+        tags = {"tags": str(Path(args.tags).resolve())} if args.tags else {}
         seal_output(staging, output, "hardneg", args.input, input_and_run, figures, clock,
                     settings={**figures["settings"], "split": args.split, "videos": args.videos,
-                              "per_video": args.per_video},
+                              "per_video": args.per_video, **tags},
                     beam_args=beam_args, busy=busy_seconds(result))
     print(f"capclean hardneg: done in {time.monotonic() - started:.1f} s; output in {output}")
     print(format_figures(figures))
@@ -152,9 +165,9 @@ def run_authors_import(args: HardnegArgs) -> int:
     from pipelines.output.folder import staging_for
     from pipelines.output.manifest import Clock
 
-    if args.videos or args.split != "test" or args.per_video != "all":
-        raise ConfigError("--authors reads their negatives as they are: --split, --videos and --per-video do not "
-                          "apply")
+    if args.videos or args.split != "test" or args.per_video != "all" or args.tags:
+        raise ConfigError("--authors reads their negatives as they are: --split, --videos, --per-video and --tags "
+                          "do not apply")
     clock = Clock()
     output, input_and_run = claim_output(args.input, args.output, args.overwrite)
     files = authors_files(args.authors)

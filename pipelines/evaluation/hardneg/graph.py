@@ -8,7 +8,7 @@ made. The method is transforms/evaluation/hardneg.py; docs/commands/hardneg.md s
 to use it and what it gives on MSR-VTT.
 """
 from collections import Counter
-from dataclasses import asdict, astuple
+from dataclasses import asdict, fields
 from pathlib import Path
 
 import apache_beam as beam
@@ -19,26 +19,33 @@ from schemas.evaluation_tables import HARDNEG, POS
 from transforms.evaluation.hardneg import (LEVELS, HardnegSettings, video_negatives, vocabulary_counts,
                                            vocabulary_from_counts)
 from transforms.evaluation.lexicon import open_lexicon
-from transforms.evaluation.pos import PARTS_OF_SPEECH, load_tagger, mean_words, part_of_speech_shares, tag_captions
+from transforms.evaluation.pos import PARTS_OF_SPEECH, load_tagger, mean_words, part_of_speech_shares, tag_missing
 from pipelines.cleaning.write_tables import table_file_path
 
 # sen_ids per Parquet file: pos/ as the cleaning's tables; hardneg/ has a hundred rows a
 # caption, and a file's rows meet in one worker's memory, so its ranges are smaller.
 SEN_IDS_PER_FILE = {"pos": 50_000, "hardneg": 1_000}
+SCHEMAS = {"pos": POS, "hardneg": HARDNEG}
 # The paper's counts per part of speech (Chen et al. 2024, Table 1), printed beside capclean's: each caption
 # with its 20 negatives, 21 texts a caption (docs/commands/hardneg.md).
 PAPER_NEGATIVES = {"noun": 418_130, "verb": 367_560, "adjective": 135_870, "adverb": 17_090, "preposition": 8_510}
 
 
 class TagVideoFn(beam.DoFn):
-    """(video_id, captions) -> (video_id, [TaggedCaption]); spaCy is loaded once per worker."""
+    """(video_id, (captions, tags read from --tags)) -> (video_id, [TaggedCaption]): only the captions
+    without tags are tagged; spaCy is loaded once per worker, and only when one needs it."""
 
     def setup(self):
-        self._tagger = load_tagger()
+        self._tagger = None
 
     def process(self, video):
-        video_id, captions = video
-        yield video_id, tag_captions(self._tagger, captions)
+        video_id, (captions, known) = video
+        yield video_id, tag_missing(captions, {caption.sen_id: caption for caption in known}, self.tagger)
+
+    def tagger(self):
+        if self._tagger is None:
+            self._tagger = load_tagger()
+        return self._tagger
 
 
 class NegativesFn(beam.DoFn):
@@ -57,41 +64,89 @@ class NegativesFn(beam.DoFn):
 
 
 def rows_by_file(records, table: str) -> list:
-    """(file number, rows) for the records (TaggedCaptions or Negatives) of one video.
+    """(file number, block) for the records (TaggedCaptions or Negatives) of one video: a block is
+    the rows of one file as an Arrow table in IPC bytes, compressed.
 
-    A row is a tuple in the schema's column order: a video's hundreds of negatives cross the
-    runner as one element per file, without each row repeating its column names.
+    A video's hundreds of negatives cross the runner, and wait there for the group by file, as a
+    few compact blocks rather than as Python tuples (the runner held 3.7 million row tuples
+    between the stages on the test split: issue 41).
     """
     files = {}
     for record in records:
-        row = astuple(record)
-        files.setdefault(max(record.sen_id, 0) // SEN_IDS_PER_FILE[table], []).append(row)
-    return list(files.items())
+        files.setdefault(max(record.sen_id, 0) // SEN_IDS_PER_FILE[table], []).append(row_of(record))
+    return [(number, table_block(rows_table(rows, SCHEMAS[table]))) for number, rows in files.items()]
 
 
-def write_rows(keyed_rows, output_dir: str, table: str, schema: pa.Schema, sort_key) -> None:
-    """One Parquet file per sen_id range, rows sorted, so the same rows give the same bytes."""
+def row_of(record) -> tuple:
+    """A record's fields in order. Not dataclasses.astuple, which copies every field recursively:
+    14 us a negative, 52 s of CPU for the test split's 3.7 million; the fields are immutable."""
+    return tuple(getattr(record, field.name) for field in fields(record))
+
+
+def rows_table(rows: list, schema: pa.Schema) -> pa.Table:
+    """Row tuples in the schema's column order, as a table of that schema."""
+    return pa.Table.from_pydict({name: [row[index] for row in rows] for index, name in enumerate(schema.names)},
+                                schema=schema)
+
+
+def table_block(table: pa.Table) -> bytes:
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, table.schema, options=pa.ipc.IpcWriteOptions(compression="zstd")) as writer:
+        writer.write_table(table)
+    return sink.getvalue().to_pybytes()
+
+
+def block_table(block: bytes) -> pa.Table:
+    return pa.ipc.open_stream(block).read_all()
+
+
+def write_blocks(keyed_blocks, output_dir: str, table: str, schema: pa.Schema, order) -> None:
+    """One Parquet file of the blocks grouped under its number (rows_by_file)."""
+    number, blocks = keyed_blocks
+    write_sorted(number, [block_table(block) for block in blocks], output_dir, table, schema, order)
+
+
+def write_rows(keyed_rows, output_dir: str, table: str, schema: pa.Schema, order) -> None:
+    """One Parquet file of row tuples: (file number, groups of rows)."""
     number, row_groups = keyed_rows
-    rows = sorted((row for group in row_groups for row in group), key=sort_key)
-    columns = {name: [row[index] for row in rows] for index, name in enumerate(schema.names)}
+    write_sorted(number, [rows_table([row for group in row_groups for row in group], schema)], output_dir, table,
+                 schema, order)
+
+
+def write_sorted(number: int, tables: list, output_dir: str, table: str, schema: pa.Schema, order) -> None:
+    """One Parquet file per sen_id range, rows sorted by `order` (a key per row of a table), so the same
+    rows give the same bytes whatever the order they came in."""
+    rows = pa.concat_tables(tables) if len(tables) > 1 else tables[0]
+    keys = order(rows)
+    rows = rows.take(pa.array(sorted(range(len(keys)), key=keys.__getitem__), pa.int64())).combine_chunks()
     path = table_file_path(output_dir, table, number)
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    pq.write_table(pa.Table.from_pydict(columns, schema=schema), path, compression="zstd")
+    pq.write_table(rows, path, compression="zstd")
 
 
-def negative_order(row) -> tuple:
-    """sen_id, then part of speech, level and k, by the positions of those columns in HARDNEG."""
-    sen_id, part, level, k = (row[HARDNEG.names.index(name)] for name in ("sen_id", "part", "level", "k"))
-    return sen_id, list(PARTS_OF_SPEECH).index(part), LEVELS.index(level), k
+def caption_order(table: pa.Table) -> list:
+    return table["sen_id"].to_pylist()
 
 
-def build_hardneg(pipeline, videos: dict, output_dir: str, settings: HardnegSettings, wordnet_dir: str) -> None:
-    """Add the whole command to `pipeline`: pos/ and hardneg/ under `output_dir`."""
+def negative_order(table: pa.Table) -> list:
+    """sen_id, then part of speech, level and k of each row."""
+    parts, levels = list(PARTS_OF_SPEECH), list(LEVELS)
+    return list(zip(table["sen_id"].to_pylist(), [parts.index(part) for part in table["part"].to_pylist()],
+                    [levels.index(level) for level in table["level"].to_pylist()], table["k"].to_pylist()))
+
+
+def build_hardneg(pipeline, videos: dict, output_dir: str, settings: HardnegSettings, wordnet_dir: str,
+                  known=None) -> None:
+    """Add the whole command to `pipeline`: pos/ and hardneg/ under `output_dir`. `known`: sen_id ->
+    TaggedCaption of the captions whose tags were read (--tags), each carried with its video's captions."""
     from pipelines.runtime.progress import log_progress
 
+    known = known or {}
+    with_tags = [(video_id, (captions, [known[caption[0]] for caption in captions if caption[0] in known]))
+                 for video_id, captions in sorted(videos.items())]
     # Progress with totals: the videos read, then those tagged (the negatives are made in the same stage).
     tagged = (pipeline
-              | "Videos" >> beam.Create(sorted(videos.items()))
+              | "Videos" >> beam.Create(with_tags)
               | log_progress("read")
               | "Tag" >> beam.ParDo(TagVideoFn())
               | log_progress("tag"))
@@ -102,18 +157,18 @@ def build_hardneg(pipeline, videos: dict, output_dir: str, settings: HardnegSett
     (tagged
      | "PosRows" >> beam.FlatMap(lambda video: rows_by_file(video[1], "pos"))
      | "GroupPosRows" >> beam.GroupByKey()
-     | "WritePos" >> beam.Map(write_rows, output_dir, "pos", POS, lambda row: row[0]))
+     | "WritePos" >> beam.Map(write_blocks, output_dir, "pos", POS, caption_order))
     (tagged
      | "Negatives" >> beam.ParDo(NegativesFn(wordnet_dir, settings), beam.pvalue.AsSingleton(vocabulary))
      | "GroupNegativeRows" >> beam.GroupByKey()
-     | "WriteNegatives" >> beam.Map(write_rows, output_dir, "hardneg", HARDNEG, negative_order))
+     | "WriteNegatives" >> beam.Map(write_blocks, output_dir, "hardneg", HARDNEG, negative_order))
 
 
 def write_empty_tables(output_dir: str) -> None:
     """A table with no rows is still a folder with one file of its schema, so every reader can open it."""
     for table, schema in (("pos", POS), ("hardneg", HARDNEG)):
         if not any(Path(output_dir, table).glob("*.parquet")):
-            write_rows((0, []), output_dir, table, schema, lambda row: 0)
+            write_rows((0, []), output_dir, table, schema, caption_order)
 
 
 def hardneg_figures(output_dir: str, settings: HardnegSettings) -> dict:

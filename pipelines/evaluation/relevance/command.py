@@ -4,7 +4,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipelines.commands.arguments import add_evaluation_io_arguments, add_split_and_videos_arguments, at_least
+from pipelines.commands.arguments import (add_evaluation_io_arguments, add_split_and_videos_arguments,
+                                          add_tags_argument, at_least)
 from pipelines.commands.command import Command
 from transforms.errors import CapcleanError, ConfigError
 
@@ -32,6 +33,7 @@ class RelevanceArgs:
     syn_video_senses: str
     own_captions: str
     chunk_captions: int | None
+    tags: str | None
 
 
 class Relevance(Command):
@@ -54,6 +56,7 @@ def add_relevance_arguments(command) -> None:
     add_evaluation_io_arguments(command, "relevance/, stats.json and manifest.json")
     which = command.add_argument_group("captions")
     add_split_and_videos_arguments(which, "videos and captions are paired")
+    add_tags_argument(which)
     which.add_argument("--proxies", default=",".join(PROXIES), metavar="LIST",
                        help=f"comma-separated of {','.join(PROXIES + ('met',))} (default: %(default)s)")
     add_met_arguments(command)
@@ -123,8 +126,12 @@ def run_from_arguments(args):
     at_least("chunk-captions", args.chunk_captions, 1)
     if not Path(args.input).exists():
         raise CapcleanError(f"--input {args.input}: no such file or folder")
+    if args.tags:
+        from pipelines.evaluation.tags import check_tags_folder
+        check_tags_folder(args.tags)
     return RelevanceRun(args.input, None if args.split == "all" else args.split, args.videos, proxies,
-                        args.chunk_captions, args.met_kernel, args.met_queries, args.met_seed, args.met_pairs)
+                        args.chunk_captions, args.met_kernel, args.met_queries, args.met_seed, args.met_pairs,
+                        args.tags)
 
 
 def run_relevance_command(args: RelevanceArgs) -> int:
@@ -143,7 +150,9 @@ def run_relevance_command(args: RelevanceArgs) -> int:
     with staging_for(output) as staging:
         figures = run_relevance(run, reading, staging)
         clock.phase("relevance")
-        seal_output(staging, output, "relevance", args.input, input_and_run, figures, clock)
+        # The tags' folder is provenance, not a figure: in the manifest only, so stats.json is the same either way.
+        settings = {**figures["settings"], "tags": str(Path(args.tags).resolve())} if args.tags else None
+        seal_output(staging, output, "relevance", args.input, input_and_run, figures, clock, settings=settings)
     print(f"capclean relevance: done in {time.monotonic() - started:.1f} s; output in {output}")
     print(format_figures(figures))
     return 0

@@ -35,6 +35,7 @@ class RelevanceRun:
     met_queries: int | None = None  # met: None, every caption against every video; else a sample
     met_seed: int = 0
     met_pairs_file: str | None = None  # met: only the pairs of this CSV
+    tags_dir: str | None = None  # --tags: a folder whose pos/ has these captions' tags (pipelines/evaluation/tags.py)
 
 
 def selected_captions(run: RelevanceRun) -> list:
@@ -118,7 +119,7 @@ def write_met(output_dir: Path, captions: list, run: RelevanceRun, wordnet) -> d
 
 def run_relevance(run: RelevanceRun, reading, output_dir: Path) -> dict:
     """Write relevance/ and stats.json into `output_dir`; return the figures."""
-    from transforms.evaluation.pos import SPACY_MODEL, load_tagger, tag_captions
+    from transforms.evaluation.pos import SPACY_MODEL, load_tagger, tag_missing
 
     started = time.monotonic()
     rows = selected_captions(run)
@@ -129,8 +130,13 @@ def run_relevance(run: RelevanceRun, reading, output_dir: Path) -> dict:
     read_seconds = time.monotonic() - started
     set_proxies = [proxy for proxy in run.proxies if proxy != "met"]  # met needs no tagging
     if set_proxies:
-        log.info("tagging %d captions of %d videos", len(rows), len({row[1] for row in rows}))
-        tagged = tag_captions(load_tagger(), rows)
+        known = {}
+        if run.tags_dir:
+            from pipelines.evaluation.tags import read_known_tags
+            known = read_known_tags(Path(run.tags_dir), rows)
+            log.info("tags of %d captions read from %s", len(known), run.tags_dir)
+        log.info("tagging %d captions of %d videos", len(rows) - len(known), len({row[1] for row in rows}))
+        tagged = tag_missing(rows, known, load_tagger)
     tag_seconds = time.monotonic() - started - read_seconds
     figures = {"captions": len(rows), "videos": len({row[1] for row in rows}),
                "seconds": {"read": round(read_seconds, 3), "tag": round(tag_seconds, 3)}, "proxies": {}}

@@ -74,3 +74,32 @@ def test_stages_count_their_figures_on_the_videos_that_enter_the_first():
     expected = [(f"video{n}", pad(" ".join(["w"] * n + ["y"]), 5)) for n in range(1, 6)]
     assert expected[0] == ("video1", "w y x x x")
     assert_beam_gives(lambda c: c | ApplyStages([AddWord(config), PadToLongest(config)]), expected)
+
+
+class PadInLists(PadToLongest):
+    """PadToLongest handed two videos at a time; it marks each caption with the size of its list."""
+    videos_per_call = 2
+
+    def process_videos(self, videos, longest):
+        return [replace(video, captions=[Caption(c.sen_id, f"{pad(c.text, longest)} {len(videos)}")
+                                         for c in video.captions]) for video in videos]
+
+
+def test_a_step_that_takes_several_videos_at_once_gets_lists_of_at_most_that_many():
+    step = PadInLists(load_config("default"))
+
+    def check(done):
+        texts = [text for _, text in done]
+        plain = in_memory(PadToLongest(load_config("default")))
+        assert sorted(text.rsplit(" ", 1)[0] for text in texts) == sorted(text for _, text in plain)
+        assert all(text.endswith((" 1", " 2")) for text in texts) and any(text.endswith(" 2") for text in texts)
+
+    with beam.Pipeline(runner=FnApiRunner()) as pipeline:
+        collection = pipeline | beam.Create(videos())
+        done = collection | ApplyStep(step, compute_figures(collection, step))
+        assert_that(done | beam.Map(lambda v: (v.video_id, v.captions[0].text)), check)
+
+
+def test_a_step_in_memory_gets_the_videos_in_lists_as_in_beam():
+    done = in_memory(PadInLists(load_config("default")))  # five videos: lists of 2, 2 and 1
+    assert [text.rsplit(" ", 1)[1] for _, text in done] == ["2", "2", "2", "2", "1"]

@@ -3,6 +3,7 @@ vocabulary fallback, no false negatives, exactly the stated tokens changed, the 
 from dataclasses import replace
 
 from transforms.evaluation.hardneg import HardnegSettings, build_vocabulary, same_text, video_negatives
+from transforms.evaluation.lexicon import inflect_like
 from transforms.evaluation.pos import TaggedCaption
 
 
@@ -26,6 +27,9 @@ class StandInLexicon:
 
     def related_antonyms(self, lemma, pos):
         return self.RELATED.get((lemma, pos), [])
+
+    def inflect(self, lemma, tag):
+        return inflect_like(lemma, tag)
 
 
 VOCABULARY = {"NOUN": ("cat", "car", "dog", "door", "man", "tree"), "VERB": ("jump", "open", "sing", "walk")}

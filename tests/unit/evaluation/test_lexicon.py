@@ -127,6 +127,74 @@ def test_inflect_like_takes_the_first_spelling_and_keeps_uninflected_words():
     assert inflect_like("off", "RP") == "off"
 
 
+# --- Remembered answers -------------------------------------------------------------------------------
+
+class CountingWordNet:
+    """The real WordNet, counting the look-ups that reach it."""
+
+    def __init__(self, wordnet):
+        self._wordnet, self.calls = wordnet, 0
+
+    def lemmas(self, *args):
+        self.calls += 1
+        return self._wordnet.lemmas(*args)
+
+    def synsets(self, *args):
+        self.calls += 1
+        return self._wordnet.synsets(*args)
+
+
+HAND_CASES = [("open", "VERB"), ("man", "NOUN"), ("large", "ADJ"), ("quickly", "ADV"), ("on", "ADP"),
+              ("the", "DET"), ("xyzzy", "NOUN")]
+
+
+@pytest.mark.parametrize("lemma, pos", HAND_CASES)
+def test_a_remembered_answer_is_the_one_looked_up(wordnet, lemma, pos):
+    lexicon = Lexicon(wordnet, read_preposition_antonyms())
+    looked_up = (lexicon._look_up_antonyms(lemma, pos), lexicon._look_up_related_antonyms(lemma, pos))
+    first = (lexicon.antonyms(lemma, pos), lexicon.related_antonyms(lemma, pos))
+    again = (lexicon.antonyms(lemma, pos), lexicon.related_antonyms(lemma, pos))
+    assert first == again == looked_up
+
+
+def test_hand_cases_give_the_antonyms_worked_out_by_hand(wordnet):
+    lexicon = Lexicon(wordnet, read_preposition_antonyms())
+    for _ in range(2):  # looked up, then remembered
+        assert lexicon.antonyms("open", "VERB") == ["close"]
+        assert lexicon.antonyms("man", "NOUN") == ["woman"]
+        assert lexicon.related_antonyms("man", "NOUN") == ["black", "draftee", "female", "juvenile", "volunteer",
+                                                           "white"]
+        assert lexicon.antonyms("on", "ADP") == ["off"]
+        assert lexicon.antonyms("the", "DET") == []
+        assert lexicon.inflect("close", "VBG") == "closing"
+        assert lexicon.inflect("be", "VBD") == "was"
+        assert lexicon.inflect("off", "IN") == "off"
+
+
+def test_wordnet_is_asked_once_per_lemma_and_part(wordnet):
+    counting = CountingWordNet(wordnet)
+    lexicon = Lexicon(counting, read_preposition_antonyms())
+    lexicon.antonyms("open", "VERB")
+    lexicon.related_antonyms("open", "VERB")
+    asked = counting.calls
+    for _ in range(3):
+        lexicon.antonyms("open", "VERB")
+        lexicon.related_antonyms("open", "VERB")
+    assert counting.calls == asked > 0
+    lexicon.antonyms("open", "ADJ")  # another part of speech is another question
+    assert counting.calls == asked + 1
+
+
+def test_the_memory_is_the_lexicons_own_and_a_caller_cannot_change_it(wordnet):
+    counting = CountingWordNet(wordnet)
+    first = Lexicon(counting, read_preposition_antonyms())
+    first.antonyms("open", "VERB").append("ajar")  # the caller's copy
+    assert first.antonyms("open", "VERB") == ["close"]
+    asked = counting.calls
+    Lexicon(counting, read_preposition_antonyms()).antonyms("open", "VERB")  # a new lexicon looks up again
+    assert counting.calls == asked + 1
+
+
 # --- Opening WordNet ----------------------------------------------------------------------------------
 
 def test_a_missing_wordnet_is_one_line_naming_the_folder(tmp_path):

@@ -54,7 +54,7 @@ def test_one_line_per_step_with_totals_and_the_time_left_and_no_carriage_return(
     base = {}
     for clock[0], counts in updates:
         base.update(counts)
-        printer.update(dict(base))
+        printer.update(dict(base), total=1000 if clock[0] >= 10 else None)  # the global count, once read
     assert [record.getMessage() for record in caplog.records] == [
         "read: 1000 videos, 20000 captions, 10 s",
         "normalize: 1000 of 1000 videos, 20000 captions, 10 s",
@@ -67,10 +67,37 @@ def test_one_line_per_step_with_totals_and_the_time_left_and_no_carriage_return(
 def test_on_a_terminal_the_status_is_redrawn_in_place(capsys):
     clock = [0.0]
     printer = ProgressPrinter(["read", "normalize"], terminal=True, now=lambda: clock[0])
-    printer.update({"read": figures(10, 20, ended=2)})
+    printer.update({"read": figures(10, 20, ended=2)}, total=10)
     clock[0] = 4.0
-    printer.update({"read": figures(10, 20, ended=2), "normalize": figures(5, 10, first=0.0)})
-    printer.update({"read": figures(10, 20, ended=2), "normalize": figures(10, 20, ended=2)}, ended=True)
+    printer.update({"read": figures(10, 20, ended=2), "normalize": figures(5, 10, first=0.0)}, total=10)
+    printer.update({"read": figures(10, 20, ended=2), "normalize": figures(10, 20, ended=2)}, total=10, ended=True)
     err = capsys.readouterr().err  # with the log lines, if a handler writes them to stderr
     assert err.count("\r") == 2
     assert "\r\033[Knormalize: 5 of 10 videos (50%), 4 s; about 4 s left\r\033[K" in err
+
+
+def test_a_step_is_not_done_while_a_worker_has_not_begun_its_share(caplog):
+    """Two workers: the first ends its bundle of three videos before the second begins its own. Without
+    the global count the first worker's three would pass for all of them."""
+    printer = ProgressPrinter(["read", "normalize"], terminal=False, now=lambda: 1.0)
+    caplog.set_level("INFO", logger="capclean.progress")
+    one_worker = {"read": figures(3, 6, started=1, ended=1), "normalize": figures(3, 6, started=1, ended=1)}
+    printer.update(one_worker)
+    assert not caplog.records
+    printer.update(one_worker, total=6)
+    assert not caplog.records
+    both = {"read": figures(6, 12, started=2, ended=2), "normalize": figures(6, 12, started=2, ended=2)}
+    printer.update(both, total=6)
+    assert [record.getMessage() for record in caplog.records] == ["read: 6 videos, 12 captions, 1 s",
+                                                                 "normalize: 6 of 6 videos, 12 captions, 1 s"]
+
+
+def test_the_reader_writes_the_total_and_the_command_reads_it(tmp_path):
+    import apache_beam as beam
+    from pipelines.runtime.progress import LogProgress, read_total
+
+    assert read_total(str(tmp_path)) is None
+    with beam.Pipeline() as pipeline:
+        _ = pipeline | beam.Create([batch(1), batch(2), batch(3)]) | LogProgress("read", str(tmp_path), True)
+    assert read_total(str(tmp_path)) == 3
+    assert read_counts(str(tmp_path))["read"]["videos"] == 3  # total.json is not a step's file

@@ -1,12 +1,14 @@
 """Step IV's `model` rule: the decoding of its probabilities, and the shipped model itself."""
+import itertools
 import json
 
+import numpy as np
 import pytest
 
 from devsets.runon import load_devset, predict, score
 from pipelines.config import load_config
-from transforms.runon.boundary_model import (MODEL_DIR, BoundaryModel, boundaries_from_probabilities,
-                                       first_piece_of_each_word, read_model_card)
+from transforms.runon.boundary_model import (MODEL_DIR, BoundaryModel, batches_by_length, boundaries_from_probabilities,
+                                             first_piece_of_each_word, read_model_card, word_probabilities_of)
 from transforms.runon.step import model_sentence_finder
 
 
@@ -42,9 +44,69 @@ def test_a_missing_model_file_is_named(tmp_path):
         BoundaryModel(tmp_path)
 
 
+def test_batches_hold_texts_of_one_length_at_most_rows_each_shortest_first():
+    assert batches_by_length([5, 3, 5, 5, 3, 7], rows=2) == [[1, 4], [0, 2], [3], [5]]
+    assert batches_by_length([], rows=64) == []
+
+
 @pytest.fixture(scope="module")
 def model():
     return BoundaryModel(MODEL_DIR)
+
+
+# Captions written for the test, in MSR-VTT's manner: many of each length in word pieces.
+SUBJECTS = ["a man", "a woman", "a little girl", "a boy", "a dog", "a chef", "a singer", "an old man"]
+ACTIONS = ["is cooking food", "is singing a song", "is playing a guitar", "runs very fast", "talks to the camera"]
+PLACES = ["in a kitchen", "on a stage", "in the park", "at a party", "on a busy street"]
+AFTER = ["", " then a woman walks in", " he is wearing a red hat", " and people are clapping", " she smiles"]
+
+
+@pytest.fixture(scope="module")
+def captions_by_length(model):
+    """word-piece length -> 16 captions of that length, for the five lengths with the most."""
+    by_length = {}
+    for parts in itertools.product(SUBJECTS, ACTIONS, PLACES, AFTER):
+        caption = f"{parts[0]} {parts[1]} {parts[2]}{parts[3]}"
+        pieces = len(model._tokenizer.encode(caption.split(), is_pretokenized=True).ids)
+        by_length.setdefault(pieces, []).append(caption)
+    most = sorted(by_length, key=lambda length: -len(by_length[length]))[:5]
+    return {length: by_length[length][::3][:16] for length in most}
+
+
+def alone_with_the_shipped_graph(model, captions, batched=False):
+    """Each caption's probabilities from model.onnx as shipped (one scale per input tensor), run alone
+    (or all in one batch)."""
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = 1
+    session = onnxruntime.InferenceSession(str(MODEL_DIR / "model.onnx"), options, providers=["CPUExecutionProvider"])
+    encodings = [model._tokenizer.encode(caption.split(), is_pretokenized=True) for caption in captions]
+    batches = [encodings] if batched else [[encoding] for encoding in encodings]
+    scores = []
+    for batch in batches:
+        ids = np.array([encoding.ids for encoding in batch], dtype=np.int64)
+        scores += list(session.run(None, {"input_ids": ids, "attention_mask": np.ones_like(ids)})[0])
+    return [word_probabilities_of(len(caption.split()), encoding.word_ids, row)
+            for caption, encoding, row in zip(captions, encodings, scores)]
+
+
+def test_a_caption_gets_the_shipped_models_figures_bit_for_bit_in_a_batch_of_its_length_mates(model, captions_by_length):
+    assert len(captions_by_length) == 5 and all(len(group) == 16 for group in captions_by_length.values())
+    every_caption = [caption for group in captions_by_length.values() for caption in group]
+    alone = alone_with_the_shipped_graph(model, every_caption)
+    assert model.word_probabilities(every_caption) == alone  # batches of 16, of five lengths
+    # In other company (reversed, half of them; in pairs), the same figures again.
+    assert model.word_probabilities(every_caption[::-2]) == alone[::-2]
+    for group in captions_by_length.values():
+        pairs = [model.word_probabilities(group[start:start + 2]) for start in range(0, len(group), 2)]
+        assert [found for pair in pairs for found in pair] == alone_with_the_shipped_graph(model, group)
+
+
+def test_with_one_scale_per_tensor_a_batch_would_change_the_figures(model, captions_by_length):
+    # What the rewrite prevents: the shipped graph run on a batch gives some caption other figures.
+    group = next(iter(captions_by_length.values()))
+    assert alone_with_the_shipped_graph(model, group, batched=True) != alone_with_the_shipped_graph(model, group)
 
 
 def test_the_shipped_model_gives_one_probability_per_word(model):

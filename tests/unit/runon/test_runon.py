@@ -8,7 +8,8 @@ from transforms.batch import Caption, VideoBatch
 from transforms.runon.prefilter import Scoring, caption_scoring, split_at
 from transforms.runon.step import (NewIdError, RunonSettings, SplitPolicies, add_moments, apply_policy, cut_by_runon,
                                    length_moments, max_sen_id, merge_sentences, merge_until_stable, new_sen_id,
-                                   split_sentences, truncate_caption, truncate_long_captions, word_limit)
+                                   split_sentences, split_sentences_of_videos, truncate_caption, truncate_long_captions,
+                                   word_limit)
 
 
 def batch(split, *texts):
@@ -214,3 +215,30 @@ def test_a_caption_scored_for_its_length_only_is_cut_at_its_own_threshold():
     assert len(found[0]) == 2 and found[1] == [long_only]
     lower = replace(settings, length_only_threshold=0.65)
     assert len(model_sentence_finder(model, lower, finite_verbs=frozenset({"is"}))([long_only])[0]) == 2
+
+
+def test_videos_split_together_get_what_each_gets_alone_under_each_splits_policy():
+    settings = RunonSettings(rule="model", policy={"train": "first", "validate": "separate", "test": "merge"},
+                             splits=("train", "validate", "test"))
+    halves = lambda texts: [split_at(text, [3]) if len(text.split()) > 5 else [text] for text in texts]  # noqa: E731
+    videos = [VideoBatch("video1", "train", 0, [Caption(1, "a b c d e f"), Caption(2, "g h")]),
+              VideoBatch("video2", "test", 1, [Caption(5, "a b c d e f g")]),
+              VideoBatch("video3", "unknown", 2, [Caption(6, "a b c d e f")]),
+              VideoBatch("video4", "validate", 3, [Caption(8, "s t u v w x"), Caption(9, "y z")])]
+    together = split_sentences_of_videos(videos, halves, settings, id_stride=10)
+    assert together == [split_sentences(video, halves, settings, id_stride=10) for video in videos]
+    assert [c.text for c in together[1].captions] == ["a b c and d e f g"]
+    assert [(c.sen_id, c.text) for c in together[3].captions] == [(8, "s t u"), (9, "y z"), (18, "v w x")]
+    assert together[2] is videos[2]  # a split step IV does not clean is left as it is
+
+
+def test_every_text_is_found_in_one_call_for_the_videos_of_one_policy():
+    calls = []
+
+    def whole(texts):
+        calls.append(list(texts))
+        return [[text] for text in texts]
+
+    videos = [batch("train", "a b", "c d"), batch("train", "e f"), batch("test", "g h")]
+    split_sentences_of_videos(videos, whole, RunonSettings(rule="model", policy="first"))
+    assert calls == [["a b", "c d", "e f"]]  # test is not among the default splits

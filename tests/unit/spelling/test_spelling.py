@@ -444,3 +444,31 @@ def test_every_mapping_target_is_a_word_the_default_profile_accepts():
         for target in read_mapping(mapping).values():
             for word in target.split():
                 assert checker.spell(word) or checker.spell(word.capitalize()), (mapping, target)
+
+
+def test_spellers_of_one_configuration_share_hunspell_and_its_answers():
+    # Step II and the recheck rounds build a Speller each, on other figures: Hunspell's answers are the same.
+    from pipelines.config import load_config
+    from transforms.spelling import Speller, WordLists
+
+    settings = load_config("default").spelling
+    stats = {"man": (40, 30), "runs": (12, 10), "running": (30, 20)}
+    first = Speller(settings, WordLists.read(settings), stats, {})
+    second = Speller(settings, WordLists.read(settings), {**stats, "running": (2, 2)}, {})
+    assert first._checker is second._checker and first.rule.dictionary is second.rule.dictionary
+    first.correct("a man is runing")
+    asked = second._plain_word.cache_info().misses
+    second.correct("a man is runing")
+    assert second._plain_word.cache_info().misses == asked  # the second asks Hunspell nothing the first asked
+
+
+def test_a_remembering_dictionary_asks_hunspell_once_per_word(fake_hunspell):
+    from transforms.spelling.hunspell import RememberingDictionary
+
+    asked = []
+    checker = fake_hunspell(fake_hunspell.LOWERCASE)
+    spell = checker.spell
+    checker.spell = lambda word: asked.append(word) or spell(word)
+    dictionary = RememberingDictionary(checker)
+    assert [dictionary.accepts(word) for word in ("girl", "girl", "zzq", "zzq")] == [True, True, False, False]
+    assert asked == ["girl", "zzq"]

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from pipelines.commands.arguments import at_least
 from pipelines.commands.command import Command
+from transforms.da.worker_tests import WORKER_TESTS
 from transforms.errors import ConfigError
 
 
@@ -33,8 +34,6 @@ class DaScore(Command):
     example = ("--hits", "{da_hits}", "--judgments", "{da_judgments}", "--output", "{out}", "--bootstrap", "200")
 
     def add_arguments(self, parser):
-        from transforms.da.scoring import WORKER_TESTS
-
         io = parser.add_argument_group("input and output")
         io.add_argument("--hits", required=True, metavar="DIR", help="the prepared study: capclean da prepare's "
                         "output, or any folder holding a hits/ table")
