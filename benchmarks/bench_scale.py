@@ -35,6 +35,7 @@ sys.path.insert(0, str(REPO))
 
 from benchmarks.make_scaled_corpus import write_scaled_corpus  # noqa: E402
 from benchmarks.measure import run_measured  # noqa: E402
+from pipelines.output.manifest import read_parquet_provenance  # noqa: E402
 
 ENGINES = ("fnapi", "dask")
 REFERENCE = "in-process"
@@ -76,7 +77,8 @@ def clean_measured(corpus: Path, output: Path, profile: str, beam_args: list) ->
     if result["returncode"] != 0:
         print(result["output"])
         raise SystemExit(f"bench-scale: the run {' '.join(beam_args) or 'in-process'} on {corpus} failed")
-    return {**result, "digest": output_digest(output)}
+    provenance = read_parquet_provenance(output / "captions") or {}
+    return {**result, "digest": output_digest(output), "commit": provenance.get("commit")}
 
 
 def worker_peak_mib(result: dict, engine: str) -> float:
@@ -154,6 +156,9 @@ def compare_outputs(runs: dict, scales: list) -> bool:
             same &= not differing
             print(f"  {scale}x {engine} vs {reference_engine}: {len(reference['digest'])} files, "
                   f"{'byte-identical' if not differing else 'DIFFERENT: ' + ', '.join(differing)}")
+            if differing and run.get("commit") != reference.get("commit"):
+                print(f"    (the two runs loaded different commits, {reference.get('commit')} and {run.get('commit')}, "
+                      "which every Parquet file names: the checkout changed during the bench)")
     return same
 
 

@@ -74,3 +74,18 @@ def test_processes_summed_by_role_with_the_largest_peak():
     assert summarise_processes(seen) == {
         "driver": {"processes": 1, "cpu_seconds": 3.0, "peak_mib": 100.0, "peak_mib_sum": 100.0},
         "dask worker": {"processes": 2, "cpu_seconds": 12.0, "peak_mib": 300.0, "peak_mib_sum": 500.0}}
+
+
+def test_outputs_compared_by_file_and_a_changed_commit_named(capsys):
+    from benchmarks.bench_scale import compare_outputs
+
+    reference = {"digest": {"captions/part-0.parquet": "a", "stats.json": "s"}, "commit": "c1"}
+    same_bytes = {"digest": {"captions/part-0.parquet": "a", "stats.json": "s"}, "commit": "c1"}
+    assert compare_outputs({(1, "fnapi"): reference, (1, "dask"): same_bytes}, [1])
+    assert "1x dask vs fnapi: 2 files, byte-identical" in capsys.readouterr().out
+
+    other_commit = {"digest": {"captions/part-0.parquet": "b", "stats.json": "s"}, "commit": "c2"}
+    assert not compare_outputs({(1, "fnapi"): reference, (1, "dask"): other_commit}, [1])
+    printed = capsys.readouterr().out
+    assert "DIFFERENT: captions/part-0.parquet" in printed and "stats.json" not in printed.split("DIFFERENT")[1]
+    assert "different commits, c1 and c2" in printed
