@@ -21,7 +21,8 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from transforms.errors import CapcleanError
-from transforms.evaluation.pos import TAGGER_PACKAGES, TaggedCaption, tagger_versions
+from pipelines.output.manifest import installed_versions, read_manifest
+from transforms.evaluation.pos import TAGGER_PACKAGES, TaggedCaption
 
 LIST_COLUMNS = ("tokens", "pos", "tags", "lemmas", "spaces")
 
@@ -32,16 +33,14 @@ class TagsError(CapcleanError):
 
 def check_tags_folder(folder: str) -> Path:
     """Before any work: --tags is a capclean output with pos/ and a manifest recording this capclean's tagger."""
-    from pipelines.output.manifest import read_manifest
-
     path = Path(folder)
     if not (path / "pos").is_dir():
         raise TagsError(f"--tags {folder}: no pos/ table there (a capclean hardneg output has one)")
     packages = (read_manifest(path, required=False) or {}).get("environment", {}).get("packages", {})
     recorded = {package: packages.get(package) for package in TAGGER_PACKAGES}
-    if recorded != tagger_versions():
+    if recorded != installed_versions(TAGGER_PACKAGES):
         raise TagsError(f"--tags {folder}: tagged by {described(recorded)}, not by this capclean's "
-                        f"{described(tagger_versions())}: tag again without --tags")
+                        f"{described(installed_versions(TAGGER_PACKAGES))}: tag again without --tags")
     return path
 
 

@@ -89,14 +89,19 @@ def version_line() -> str:
     return f"capclean {capclean_version()}" + (f" (commit {commit[:12]})" if commit else "")
 
 
-def environment() -> dict:
+def installed_versions(packages) -> dict:
+    """The installed version of each of `packages` (None when one is missing)."""
     versions = {}
-    for package in PACKAGES:
+    for package in packages:
         try:
             versions[package] = metadata.version(package)
         except metadata.PackageNotFoundError:
             versions[package] = None
-    return {"python": platform.python_version(), "packages": versions}
+    return versions
+
+
+def environment() -> dict:
+    return {"python": platform.python_version(), "packages": installed_versions(PACKAGES)}
 
 
 # --- The configuration and the input ------------------------------------------------------------

@@ -67,19 +67,6 @@ def load_tagger():
         raise TaggerMissingError(f"spaCy model {SPACY_MODEL} is not installed: run make install") from None
 
 
-def tagger_versions() -> dict:
-    """The installed version of each of TAGGER_PACKAGES (None when one is missing)."""
-    from importlib import metadata
-
-    versions = {}
-    for package in TAGGER_PACKAGES:
-        try:
-            versions[package] = metadata.version(package)
-        except metadata.PackageNotFoundError:
-            versions[package] = None
-    return versions
-
-
 def tag_captions(tagger, captions) -> list:
     """TaggedCaption for each (sen_id, video_id, split, caption), in the order given."""
     captions = list(captions)
