@@ -14,16 +14,23 @@ sample files given with `--exclude`, labelled or not, so that samples drawn in
 one round for different labellers share no caption. It is written outside the
 repository, labelled blind, scored once, and only then merged into the dev set.
 
+`--per-type` draws token types instead of occurrences: every caption of every split, tokens with a
+digit included ("1cup"), each distinct rejected token equally likely and shown once, in one of its
+captions drawn at random; with `--exclude-labelled` the types the dev set labels are left out too. A
+sample drawn per occurrence weighs frequent easy tokens more; one drawn per type shows the long tail.
+
 Usage:
     .venv/bin/python -m devsets.sample_spelling --seed 19191 --size 250 --exclude-labelled \
         [--exclude /tmp/spelling_other_sample.tsv] --out /tmp/spelling_new_sample.tsv
+    .venv/bin/python -m devsets.sample_spelling --per-type --seed 42042 --size 400 --exclude-labelled \
+        --out /tmp/spelling_types.tsv
 """
 import argparse
 import collections
 import random
 
 from devsets import spelling
-from devsets.sample_runon import MSRVTT, sen_ids_in, train_split
+from devsets.sample_runon import MSRVTT, every_sentence, sen_ids_in, train_split
 from transforms.spelling import SpellingSettings as SpellingConfig
 from transforms.normalize import normalize_caption
 from transforms.spelling import open_hunspell
@@ -39,15 +46,16 @@ def train_sentences(input_dir=MSRVTT) -> list:
     return [sentence for sentence in sentences if sentence["video_id"] in train_videos]
 
 
-def candidate_occurrences(sentences: list) -> list:
-    """(sen_id, position, token, normalised caption) for every token Hunspell rejects."""
+def candidate_occurrences(sentences: list, with_digits: bool = False) -> list:
+    """(sen_id, position, token, normalised caption) for every token Hunspell rejects (a token with a
+    digit only `with_digits`)."""
     speller = open_hunspell(SpellingConfig().hunspell_dictionary)  # plain en_US: no custom words
     verdict = {}
     found = []
     for sentence in sorted(sentences, key=lambda s: s["sen_id"]):
         text, _ = normalize_caption(sentence["caption"])
         for position, token in enumerate(text.split()):
-            if any(char.isdigit() for char in token):
+            if not with_digits and any(char.isdigit() for char in token):
                 continue
             if token not in verdict:
                 verdict[token] = bool(speller.spell(token))
@@ -71,6 +79,17 @@ def sample(candidates: list, size: int = SAMPLE_SIZE, seed: int = SEED, max_per_
     return sorted(taken, key=lambda occurrence: (occurrence[0], occurrence[1]))
 
 
+def sample_types(candidates: list, size: int, seed: int) -> list:
+    """`size` distinct tokens drawn uniformly among the candidates' tokens, each in one of its occurrences
+    drawn at random; sorted by (sen_id, position)."""
+    by_token = collections.defaultdict(list)
+    for occurrence in candidates:
+        by_token[occurrence[2]].append(occurrence)
+    generator = random.Random(seed)
+    tokens = generator.sample(sorted(by_token), min(size, len(by_token)))
+    return sorted(generator.choice(by_token[token]) for token in tokens)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--input", default=str(MSRVTT), help="the folder of the raw MSR-VTT annotation zips")
@@ -80,22 +99,28 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=SAMPLE_SIZE)
     parser.add_argument("--exclude-labelled", action="store_true",
                         help="skip the sentences devsets/data/spelling_dev.tsv already labels")
+    parser.add_argument("--per-type", action="store_true",
+                        help="draw distinct tokens of every split (digits included), one occurrence each")
     parser.add_argument("--exclude", action="append", default=[],
                         help="a sample TSV whose sentences this sample leaves out (repeatable)")
     args = parser.parse_args()
 
-    sentences = train_sentences(args.input)
-    candidates = candidate_occurrences(sentences)
+    sentences = every_sentence(args.input) if args.per_type else train_sentences(args.input)
+    candidates = candidate_occurrences(sentences, with_digits=args.per_type)
     excluded = frozenset().union(*map(sen_ids_in, args.exclude))
+    labelled_tokens = frozenset()
     if args.exclude_labelled:
         excluded |= {int(row["sen_id"]) for row in spelling.load_devset()}
-    candidates = [occurrence for occurrence in candidates if occurrence[0] not in excluded]
+        if args.per_type:
+            labelled_tokens = {row["token"] for row in spelling.load_devset()}
+    candidates = [occurrence for occurrence in candidates
+                  if occurrence[0] not in excluded and occurrence[2] not in labelled_tokens]
     distinct = len({occurrence[2] for occurrence in candidates})
-    print(f"train sentences: {len(sentences)}")
+    print(f"sentences: {len(sentences)}")
     print(f"candidate occurrences: {len(candidates)}")
     print(f"distinct candidate tokens: {distinct}")
 
-    rows = sample(candidates, args.size, args.seed)
+    rows = sample_types(candidates, args.size, args.seed) if args.per_type else sample(candidates, args.size, args.seed)
     # Plain tab-separated lines, no quoting: normalised captions hold no tab or newline.
     with open(args.out, "w") as handle:
         handle.write("\t".join(COLUMNS) + "\n")
