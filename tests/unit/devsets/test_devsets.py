@@ -63,7 +63,7 @@ def test_a_run_on_stratum_too_small_for_its_sample_is_named():
 
 def test_the_samplers_never_write_to_a_default_path():
     """Without --out the run-on sampler once overwrote the dev set."""
-    for module in ("devsets.sample_runon", "devsets.sample_spelling"):
+    for module in ("devsets.sample_runon", "devsets.sample_spelling", "devsets.sample_output"):
         finished = subprocess.run([sys.executable, "-m", module, "--seed", "1"], capture_output=True, text=True,
                                   cwd=REPO)
         assert finished.returncode == 2 and "--out" in finished.stderr

@@ -1,0 +1,58 @@
+"""The samplers of issue 42's blind samples: per-type spelling tokens and a run's untouched captions and
+non-identical near-duplicate removals. Small run folders written here, worked by hand."""
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from devsets.sample_output import draw, non_identical_removals, untouched_rows, write_tsv
+from devsets.sample_spelling import sample_types
+
+
+def write_table(folder, table, rows):
+    (folder / table).mkdir(parents=True)
+    pq.write_table(pa.Table.from_pylist(rows), folder / table / "part-0.parquet")
+
+
+def small_run(folder):
+    write_table(folder, "captions", [
+        {"sen_id": 1, "video_id": "v1", "caption": "a man is cooking"},
+        {"sen_id": 2, "video_id": "v1", "caption": "a dog runs"},
+        {"sen_id": 5, "video_id": "v2", "caption": "two cows graze"},
+    ])
+    write_table(folder, "edits", [{"sen_id": 2}])
+    write_table(folder, "removed", [
+        {"sen_id": 3, "video_id": "v1", "caption": "a man is cooking", "step": "dedup", "kept_sen_id": 1, "similarity": 1.0},
+        {"sen_id": 4, "video_id": "v1", "caption": "a person is cooking", "step": "dedup", "kept_sen_id": 1, "similarity": 0.9},
+        {"sen_id": 6, "video_id": "v2", "caption": "", "step": "normalize", "kept_sen_id": None, "similarity": None},
+    ])
+    return folder
+
+
+def test_untouched_captions_are_those_no_edit_names(tmp_path):
+    assert untouched_rows(str(small_run(tmp_path))) == [(1, "v1", "a man is cooking"), (5, "v2", "two cows graze")]
+
+
+def test_only_step_threes_removals_below_similarity_one_are_drawn_with_what_the_video_keeps(tmp_path):
+    rows = non_identical_removals(str(small_run(tmp_path)))
+    assert rows == [(4, "v1", "a person is cooking", 1, "a man is cooking", "a man is cooking | a dog runs")]
+
+
+def test_a_draw_is_the_same_for_a_seed_and_sorted():
+    pool = [(n, "v", "c") for n in range(100)]
+    first = draw(pool, 10, seed=7)
+    assert first == draw(pool, 10, seed=7) and first == sorted(first) and len(set(first)) == 10
+    assert draw(pool, 500, seed=7) == pool
+
+
+def test_the_tsv_leaves_the_label_columns_empty(tmp_path):
+    path = tmp_path / "s.tsv"
+    write_tsv(str(path), ("sen_id", "caption", "label", "note"), [(1, "a man")])
+    assert path.read_text() == "sen_id\tcaption\tlabel\tnote\n1\ta man\t\t\n"
+
+
+def test_a_per_type_sample_shows_each_token_once_whatever_its_frequency():
+    frequent = [(n, 0, "teh", "teh dog") for n in range(1, 50)]
+    rare = [(100, 1, "restraunt", "a restraunt"), (101, 2, "1cup", "add a 1cup")]
+    drawn = sample_types(frequent + rare, size=3, seed=1)
+    assert sorted(row[2] for row in drawn) == ["1cup", "restraunt", "teh"]
+    assert drawn == sorted(drawn)
+    assert len(sample_types(frequent + rare, size=2, seed=1)) == 2
