@@ -8,7 +8,6 @@ same input gives byte-identical files whatever the runner or worker count.
 """
 import pickle
 import posixpath
-from operator import attrgetter
 
 import apache_beam as beam
 import pyarrow as pa
@@ -88,19 +87,12 @@ def write_table_file(rows: list, table: str, path: str, step_names: tuple = (), 
     are the schema's whatever it holds."""
     schema = TABLES[table].with_metadata(metadata) if metadata else TABLES[table]
     rows = sorted(rows, key=sort_key(table, step_names))
-    arrow_table = pa.Table.from_pydict(dict(zip(schema.names, row_columns(rows, schema.names))), schema=schema)
+    arrow_table = pa.Table.from_pydict({name: [getattr(row, name) for row in rows] for name in schema.names},
+                                       schema=schema)
     filesystem, file_path = fs.FileSystem.from_uri(path) if "://" in path else (fs.LocalFileSystem(), path)
     filesystem.create_dir(posixpath.dirname(file_path), recursive=True)
     pq.write_table(arrow_table, file_path, filesystem=filesystem, compression="zstd")
     return arrow_table.num_rows
-
-
-def row_columns(rows: list, names: list) -> list:
-    """The values of each field `names` gives, a list per field, in row order: one pass over the rows."""
-    if not rows:
-        return [[] for _ in names]
-    values = attrgetter(*names) if len(names) > 1 else (lambda row: (getattr(row, names[0]),))
-    return [list(column) for column in zip(*map(values, rows))]
 
 
 class WriteTableFilesFn(beam.DoFn):

@@ -7,8 +7,7 @@ from pipelines.cleaning.stats import add_counts, nest, video_counts
 from schemas.tables import TABLES
 from transforms.batch import Caption, VideoBatch, tokens_changed
 from transforms.lineage import CaptionRow, CorrectionRow, EditRow, removed
-from pipelines.cleaning.write_tables import (packed_rows_by_file, row_columns, rows_by_file, write_empty_tables,
-                                             write_table_file)
+from pipelines.cleaning.write_tables import packed_rows_by_file, rows_by_file, write_empty_tables, write_table_file
 
 
 def sample_batch():
@@ -72,13 +71,6 @@ def test_tokens_changed_counts_words_an_alignment_does_not_match():
     assert tokens_changed("a man plays", "a man plays") == 0
     assert tokens_changed("a videogame here", "a video game here") == 2
     assert tokens_changed("one two three four", "one two") == 2
-
-
-def test_row_columns_are_each_fields_values_in_row_order():
-    rows = [CaptionRow("video1", 3, "train", 2, "a dog"), CaptionRow("video1", 1, "train", 2, "a cat")]
-    assert row_columns(rows, ["sen_id", "caption"]) == [[3, 1], ["a dog", "a cat"]]
-    assert row_columns(rows, ["sen_id"]) == [[3, 1]]
-    assert row_columns([], ["sen_id", "caption"]) == [[], []]
 
 
 def test_the_writer_shuffles_each_files_rows_of_a_video_as_one_value_that_unpacks_to_them():
