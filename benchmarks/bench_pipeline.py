@@ -176,9 +176,11 @@ def write_tables(batches, output_dir, profile):
     from pipelines.cleaning.write_tables import rows_by_file, table_file_path, write_table_file
     from pipelines.config import load_config
 
+    # The configuration is read once: read per batch (10,000 times), it once cost 60 s of this stage's figure.
+    sen_ids_per_file = load_config(profile).output.sen_ids_per_file
     files = {}
     for batch in batches:
-        for key, rows in rows_by_file(batch, load_config(profile).output.sen_ids_per_file):
+        for key, rows in rows_by_file(batch, sen_ids_per_file):
             files.setdefault(key, []).extend(rows)
     for (table, number), rows in files.items():
         write_table_file(rows, table, table_file_path(output_dir, table, number), STEP_NAMES)

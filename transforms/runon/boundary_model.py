@@ -122,6 +122,20 @@ class BoundaryModel:
                 for text, encoding, row in zip(texts, encodings, scores)]
 
 
+# The models this process has loaded, by folder: step IV and each recheck round's step IV load the same
+# model, and a worker process runs all of them; loaded once, it costs half a second and ~140 MB once.
+_LOADED = {}
+
+
+def shared_boundary_model(model_dir=MODEL_DIR) -> "BoundaryModel":
+    """The BoundaryModel of `model_dir`, loaded once per process. Scoring keeps no state between calls,
+    so the stages of a worker can share it."""
+    key = str(Path(model_dir).resolve())
+    if key not in _LOADED:
+        _LOADED[key] = BoundaryModel(model_dir)
+    return _LOADED[key]
+
+
 def word_probabilities_of(words: int, word_ids: list, scores) -> list:
     """The probability of each word from the model's scores of its word pieces (0 for the first word)."""
     probabilities = [0.0] * words

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from transforms import lineage
 from transforms.batch import Caption, rewrite_captions
-from transforms.runon.boundary_model import MODEL_DIR, BoundaryModel, boundaries_from_probabilities
+from transforms.runon.boundary_model import MODEL_DIR, boundaries_from_probabilities, shared_boundary_model
 from transforms.dedup import remove_near_duplicates_with
 from transforms.errors import CapcleanError, ConfigError
 from transforms.runon.prefilter import FINITE_VERBS, caption_scoring, load_lexicon, split_at
@@ -240,10 +240,10 @@ def until_no_piece_splits(split_once):
 
 
 def load_sentence_finder(config, finite_verbs=None):
-    """The sentence finder of `config.rule`, with its model loaded once (a second or so)."""
+    """The sentence finder of `config.rule`, with its model loaded once per process (a second or so)."""
     if config.rule != "model":
         raise ValueError(f"step IV's rule {config.rule!r} finds no sentences: only `model` does")
-    return model_sentence_finder(BoundaryModel(config.model_dir or MODEL_DIR), config, finite_verbs)
+    return model_sentence_finder(shared_boundary_model(config.model_dir or MODEL_DIR), config, finite_verbs)
 
 
 # The largest id a Parquet int64 column (and Beam's coder) holds.

@@ -6,7 +6,7 @@ import pandas as pd
 from matplotlib.ticker import FuncFormatter
 
 from pipelines.cleaning.report.layout import RUN_COLORS, comparison_table, per_run
-from pipelines.cleaning.report.run import Run, input_captions, step_figures
+from pipelines.cleaning.report.run import Run, run_input_captions, step_figures
 from pipelines.pages.html import section
 from pipelines.pages.plots import embed_figure, plt
 
@@ -19,20 +19,33 @@ WORD = re.compile(r"[^\W_]+")
 def vocabulary(texts) -> set:
     """The distinct words of some captions (records without text have none)."""
     words = set()
-    for text in texts:
+    for text in as_list(texts):
         if isinstance(text, str):
             words.update(WORD.findall(text.lower()))
     return words
 
 
+def as_list(texts) -> list:
+    """A column's values as a Python list: a pandas string column is read in one call, where going
+    through it value by value costs a call into pyarrow per caption (seconds for MSR-VTT's)."""
+    return texts.tolist() if isinstance(texts, pd.Series) else list(texts)
+
+
 def vocabulary_figures(run: Run) -> list[tuple[str, int, int]]:
     """(split or 'total', distinct words before cleaning, after): before is the input text rebuilt
     from the lineage (every record read, in the split its video has), after is `captions/`."""
-    before = input_captions(run.captions, run.removed, run.edits)
-    splits = sorted(set(before["split"].dropna()) | set(run.captions["split"].dropna()))
-    rows = [(split, len(vocabulary(before.loc[before["split"] == split, "caption"])),
-             len(vocabulary(run.captions.loc[run.captions["split"] == split, "caption"]))) for split in splits]
-    rows.append(("total", len(vocabulary(before["caption"])), len(vocabulary(run.captions["caption"]))))
+    before = run_input_captions(run)
+    splits = sorted(set(as_list(before["split"].dropna())) | set(as_list(run.captions["split"].dropna())))
+    # Each caption is read once: the total is the union of the splits' vocabularies and that of the
+    # records of no split.
+    before_by_split = {split: vocabulary(before.loc[before["split"] == split, "caption"]) for split in splits}
+    after_by_split = {split: vocabulary(run.captions.loc[run.captions["split"] == split, "caption"])
+                      for split in splits}
+    rows = [(split, len(before_by_split[split]), len(after_by_split[split])) for split in splits]
+    before_total = set().union(*before_by_split.values(), vocabulary(before.loc[before["split"].isna(), "caption"]))
+    after_total = set().union(*after_by_split.values(),
+                              vocabulary(run.captions.loc[run.captions["split"].isna(), "caption"]))
+    rows.append(("total", len(before_total), len(after_total)))
     return rows
 
 
@@ -41,8 +54,8 @@ def captions_per_video(run: Run) -> tuple[pd.Series, pd.Series]:
 
     Only the videos in `captions/` count: a record of a video the reader did not know belongs to none.
     """
-    videos = set(run.captions["video_id"])
-    before = input_captions(run.captions, run.removed, run.edits)
+    videos = set(as_list(run.captions["video_id"]))
+    before = run_input_captions(run)
     before = before[before["video_id"].isin(videos)].groupby("video_id").size()
     after = run.captions.groupby("video_id").size()
     return before.value_counts().sort_index(), after.value_counts().sort_index()
@@ -99,7 +112,7 @@ LONGEST_BIN = 40
 
 def word_counts(texts: pd.Series) -> np.ndarray:
     """Words per caption; a record without text (the reader removed it) has none to count."""
-    return np.array([len(text.split()) for text in texts.dropna()], dtype=int)
+    return np.array([len(text.split()) for text in as_list(texts.dropna())], dtype=int)
 
 
 def lengths_section(runs: list[Run]) -> str:
@@ -120,7 +133,7 @@ def lengths_section(runs: list[Run]) -> str:
 def length_series(runs: list[Run]) -> list:
     """What the histogram draws: (legend, words per caption, how to draw it), inputs first."""
     series = []
-    inputs = [word_counts(input_captions(run.captions, run.removed, run.edits)["caption"]) for run in runs]
+    inputs = [word_counts(run_input_captions(run)["caption"]) for run in runs]
     # Two runs usually read the same input: then its histogram is drawn once.
     same_input = len(runs) == 2 and np.array_equal(np.bincount(inputs[0]), np.bincount(inputs[1]))
     for index, (run, counts) in enumerate(zip(runs, inputs)):

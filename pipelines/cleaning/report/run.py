@@ -26,6 +26,8 @@ class Run:
     shown_as: pathlib.Path | None = None  # the folder the page names, if not `folder`
     manifest: dict | None = None  # manifest.json, when the run has one (pipelines/output/manifest.py)
     flagged: pd.DataFrame = field(default_factory=lambda: read_table(None, "flagged"))
+    # input_captions of the run, rebuilt once for the sections that show it (run_input_captions)
+    input_cache: pd.DataFrame | None = field(default=None, repr=False, compare=False)
 
 
 def load_run(output_dir) -> Run:
@@ -111,6 +113,13 @@ def input_captions(captions: pd.DataFrame, removed: pd.DataFrame, edits: pd.Data
         pd.DataFrame({"sen_id": removed["sen_id"], "caption": dropped, "video_id": removed["video_id"],
                       "split": removed["split"]}),
     ], ignore_index=True)
+
+
+def run_input_captions(run: Run) -> pd.DataFrame:
+    """input_captions of `run`, rebuilt on the first call only: three sections of the page read it."""
+    if run.input_cache is None:
+        run.input_cache = input_captions(run.captions, run.removed, run.edits)
+    return run.input_cache
 
 
 def earliest_before_by_sen_id(edits: pd.DataFrame) -> pd.Series:

@@ -1,3 +1,5 @@
+import pickle
+
 import pyarrow.parquet as pq
 
 from pipelines.cleaning.steps import STEP_NAMES
@@ -5,7 +7,7 @@ from pipelines.cleaning.stats import add_counts, nest, video_counts
 from schemas.tables import TABLES
 from transforms.batch import Caption, VideoBatch, tokens_changed
 from transforms.lineage import CaptionRow, CorrectionRow, EditRow, removed
-from pipelines.cleaning.write_tables import rows_by_file, write_empty_tables, write_table_file
+from pipelines.cleaning.write_tables import packed_rows_by_file, rows_by_file, write_empty_tables, write_table_file
 
 
 def sample_batch():
@@ -69,3 +71,10 @@ def test_tokens_changed_counts_words_an_alignment_does_not_match():
     assert tokens_changed("a man plays", "a man plays") == 0
     assert tokens_changed("a videogame here", "a video game here") == 2
     assert tokens_changed("one two three four", "one two") == 2
+
+
+def test_the_writer_shuffles_each_files_rows_of_a_video_as_one_value_that_unpacks_to_them():
+    packed = dict(packed_rows_by_file(sample_batch(), 50_000))
+    assert packed.keys() == dict(rows_by_file(sample_batch(), 50_000)).keys()
+    for key, rows in rows_by_file(sample_batch(), 50_000):
+        assert isinstance(packed[key], bytes) and pickle.loads(packed[key]) == rows

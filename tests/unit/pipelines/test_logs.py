@@ -123,3 +123,41 @@ def test_a_failure_on_a_worker_is_one_line_without_beams_tracebacks(tmp_path, re
     lines = run.stderr.splitlines()
     assert len(lines) == 2 and " capclean: cleaning " in lines[0], run.stderr
     assert lines[1].startswith("capclean: error: ") and "list.json is not an MSR-VTT annotation file" in lines[1]
+
+
+def test_a_worker_that_connects_after_a_failure_is_told_to_end():
+    # The failing run closes every worker's connection; a worker that had not connected yet finds,
+    # once it does, what was queued for it and then the end, not a wait for ever.
+    from apache_beam.portability.api import beam_fn_api_pb2
+    from apache_beam.runners.portability.fn_api_runner import worker_handlers
+
+    from pipelines.runtime.runner import stop_late_workers_too
+
+    stop_late_workers_too()
+    stop_late_workers_too()  # once per process, however many runs
+    connection = worker_handlers.ControlConnection()
+    connection.push(beam_fn_api_pb2.InstructionRequest(instruction_id="bundle_1"))
+    connection.close()
+    assert connection.get_req().instruction_id == "bundle_1"
+    assert connection._push_queue.get_nowait() is worker_handlers.BeamFnControlServicer._DONE_MARKER
+
+
+# Python runs a `sitecustomize` module found on its path at start-up: this one holds back the first
+# worker's start (Beam names it worker_0 in its environment) and nothing else.
+LATE_FIRST_WORKER = """import os, time
+if os.environ.get("WORKER_ID") == "worker_0":
+    time.sleep(10)
+"""
+
+
+def test_a_failure_with_a_worker_still_starting_is_one_line_and_ends(tmp_path, repo, multi_process):
+    # The first worker fails the bundle while the second is still starting (under load, once in ~17 runs).
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "list.json").write_text("[]")
+    (tmp_path / "late").mkdir()
+    (tmp_path / "late" / "sitecustomize.py").write_text(LATE_FIRST_WORKER)
+    path = os.pathsep.join([str(tmp_path / "late"), str(repo), os.environ.get("PYTHONPATH", "")])
+    run = subprocess.run(cli_command(tmp_path / "in", tmp_path / "out", *multi_process), cwd=repo,
+                         capture_output=True, text=True, timeout=120, env={**os.environ, "PYTHONPATH": path})
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.splitlines()[-1].startswith("capclean: error: ")

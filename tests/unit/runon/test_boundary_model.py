@@ -8,8 +8,9 @@ import pytest
 from devsets.runon import load_devset, predict, score
 from pipelines.config import load_config
 from transforms.runon.boundary_model import (MODEL_DIR, BoundaryModel, batches_by_length, boundaries_from_probabilities,
-                                             first_piece_of_each_word, read_model_card, word_probabilities_of)
-from transforms.runon.step import model_sentence_finder
+                                             first_piece_of_each_word, read_model_card, shared_boundary_model,
+                                             word_probabilities_of)
+from transforms.runon.step import load_sentence_finder, model_sentence_finder
 
 
 def test_boundaries_are_the_words_at_or_over_the_threshold():
@@ -42,6 +43,25 @@ def test_the_model_card_says_how_the_model_was_made(tmp_path):
 def test_a_missing_model_file_is_named(tmp_path):
     with pytest.raises(FileNotFoundError, match="model.onnx"):
         BoundaryModel(tmp_path)
+
+
+def test_a_process_loads_a_model_folder_once_for_every_stage_that_asks(monkeypatch):
+    # Step IV and each recheck round's step IV ask for the model in the same worker process.
+    loaded = []
+
+    class Counted:
+        def __init__(self, model_dir):
+            loaded.append(model_dir)
+
+    monkeypatch.setattr("transforms.runon.boundary_model.BoundaryModel", Counted)
+    monkeypatch.setattr("transforms.runon.boundary_model._LOADED", {})
+    first = shared_boundary_model(MODEL_DIR)
+    assert shared_boundary_model(MODEL_DIR) is first
+    assert shared_boundary_model(str(MODEL_DIR / ".." / MODEL_DIR.name)) is first  # the same folder, spelt otherwise
+    settings = load_config("default").runon
+    load_sentence_finder(settings)
+    load_sentence_finder(settings)
+    assert loaded == [MODEL_DIR]
 
 
 def test_batches_hold_texts_of_one_length_at_most_rows_each_shortest_first():
