@@ -71,6 +71,15 @@ def vocabulary_counts(tagged_captions) -> Counter:
                    for token, pos, lemma in zip(caption.tokens, caption.pos, caption.lemmas) if token.isalpha())
 
 
+def lexicon_words(tagged_captions) -> set:
+    """(lemma, universal tag) of every word the negatives may change: alphabetic, of a part of speech
+    that hard negatives change (PARTS_OF_SPEECH), as the first or second word of a phrase."""
+    changed = set(PARTS_OF_SPEECH.values())
+    return {(lemma, pos) for caption in tagged_captions
+            for token, pos, lemma in zip(caption.tokens, caption.pos, caption.lemmas)
+            if pos in changed and token.isalpha()}
+
+
 def vocabulary_from_counts(counts, min_count: int) -> dict:
     """Universal part-of-speech tag -> sorted lemmas seen with it at least `min_count` times."""
     vocabulary = {}
@@ -146,14 +155,14 @@ def word_draws(caption, positions: list, choices: tuple, rng: random.Random, lex
     """`draws` random changes of one word of `positions` to a vocabulary word (`choices`), inflected like
     it; None for a draw that gives the word its own lemma. (vocabulary_replacement, unrolled: a split
     makes millions of these draws.)"""
-    tokens, lemmas, tags = caption.tokens, caption.lemmas, caption.tags
+    tokens, lemmas, tags, choose, inflect = caption.tokens, caption.lemmas, caption.tags, rng.choice, lexicon.inflect
     for _ in range(draws):
-        position = rng.choice(positions)
-        lemma = rng.choice(choices)
+        position = choose(positions)
+        lemma = choose(choices)
         if lemma == lemmas[position]:
             yield None
         else:
-            yield (position,), (styled_like(tokens[position], lexicon.inflect(lemma, tags[position])),), "vocabulary"
+            yield (position,), (styled_like(tokens[position], inflect(lemma, tags[position])),), "vocabulary"
 
 
 def word_negatives(caption, part: str, lexicon, vocabulary: dict, settings: HardnegSettings,
@@ -219,7 +228,7 @@ class NegativeColumns:
         columns["k"].extend(range(count))
         columns["text"].extend(texts)
         columns["positions"].extend(positions for positions, _, _ in changes)
-        columns["originals"].extend(tuple(tokens[position] for position in positions) for positions, _, _ in changes)
+        columns["originals"].extend(tuple(map(tokens.__getitem__, positions)) for positions, _, _ in changes)
         columns["replacements"].extend(words for _, words, _ in changes)
         columns["source"].extend(source for _, _, source in changes)
 
@@ -228,22 +237,38 @@ class NegativeColumns:
         return [Negative(*row) for row in zip(*self.columns.values())]
 
 
+class CaptionText:
+    """A caption's text with some words changed, as TaggedCaption.text_with rebuilds it, but from the
+    text before and after each word, joined once: a caption and part try up to 200 changes."""
+
+    def __init__(self, caption):
+        self._spaces = caption.spaces
+        self._pieces = [token + " " if space else token for token, space in zip(caption.tokens, caption.spaces)]
+        self._before = ["".join(self._pieces[:position]) for position in range(len(self._pieces))]
+        self._after = [(" " if space else "") + "".join(self._pieces[position + 1:])
+                       for position, space in enumerate(self._spaces)]
+
+    def with_words(self, positions: tuple, words: tuple) -> str:
+        if len(positions) == 1:
+            return self._before[positions[0]] + words[0] + self._after[positions[0]]
+        pieces = self._pieces.copy()
+        for position, word in zip(positions, words):
+            pieces[position] = word + " " if self._spaces[position] else word
+        return "".join(pieces)
+
+
 def collect_negatives(caption, part, level, candidates, draws, settings, video_texts, columns=None):
     """The first K distinct negatives of the candidates (changes: (positions, words, source), in priority
     order), then of the random vocabulary draws (changes, or None for a draw that failed); none reads as a
     caption of the video. Added to `columns`, or returned as Negatives when none is given."""
     seen = set(video_texts)
     seen.add(same_text(caption.caption))
-    pieces = [token + " " if space else token for token, space in zip(caption.tokens, caption.spaces)]
+    text_with = CaptionText(caption).with_words
     texts, changes = [], []
     for change in chain(candidates, draws):
         if change is None:
             continue
-        positions, words, _ = change
-        rebuilt = pieces.copy()
-        for position, word in zip(positions, words):
-            rebuilt[position] = word + " " if caption.spaces[position] else word
-        text = "".join(rebuilt)
+        text = text_with(change[0], change[1])
         key = same_text(text)
         if key in seen:
             continue

@@ -19,8 +19,8 @@ import pyarrow.parquet as pq
 
 from schemas.evaluation_tables import HARDNEG, POS
 from transforms.evaluation.hardneg import (LEVELS, HardnegSettings, NegativeColumns, add_video_negatives,
-                                           vocabulary_counts, vocabulary_from_counts)
-from transforms.evaluation.lexicon import open_lexicon
+                                           lexicon_words, vocabulary_counts, vocabulary_from_counts)
+from transforms.evaluation.lexicon import Lexicon, open_lexicon
 from transforms.evaluation.pos import PARTS_OF_SPEECH, load_tagger, mean_words, part_of_speech_shares, tag_missing
 from pipelines.cleaning.write_tables import table_file_path
 
@@ -52,22 +52,31 @@ class TagVideoFn(beam.DoFn):
 
 class NegativesFn(beam.DoFn):
     """(video_id, [TaggedCaption]) -> (file number, block) of its negatives, made as columns (NegativeColumns)
-    straight into one Arrow block per file; WordNet is opened once per worker."""
+    straight into one Arrow block per file. The antonyms come looked up (look_up_words), so no worker
+    opens WordNet; each remembers its inflections."""
 
-    def __init__(self, wordnet_dir: str, settings: HardnegSettings):
-        self._wordnet_dir = wordnet_dir
+    def __init__(self, settings: HardnegSettings):
         self._settings = settings
 
     def setup(self):
-        self._lexicon = open_lexicon(Path(self._wordnet_dir))
+        self._lexicon, self._learnt = Lexicon(None, {}), None
 
-    def process(self, video, vocabulary):
+    def process(self, video, vocabulary, answers):
+        if answers is not self._learnt:
+            self._lexicon.learn(answers)
+            self._learnt = answers
         _, tagged = video
         files = {}
         add_video_negatives(lambda caption: files.setdefault(file_number(caption.sen_id, "hardneg"), NegativeColumns()),
                             tagged, self._lexicon, vocabulary, self._settings)
         for number, columns in files.items():
             yield number, table_block(pa.Table.from_pydict(columns.columns, schema=HARDNEG))
+
+
+def look_up_words(words: set, wordnet_dir: str) -> dict:
+    """The antonyms of every word of the split (Lexicon.answers), looked up once, in one worker: each
+    worker's lexicon looked the same words up again (8 s of CPU each on the test split) and held WordNet."""
+    return open_lexicon(Path(wordnet_dir)).answers(words)
 
 
 def file_number(sen_id: int, table: str) -> int:
@@ -171,8 +180,13 @@ def build_hardneg(pipeline, videos: dict, output_dir: str, settings: HardnegSett
      | "PosRows" >> beam.FlatMap(lambda video: rows_by_file(video[1], "pos"))
      | "GroupPosRows" >> beam.GroupByKey()
      | "WritePos" >> beam.Map(write_blocks, output_dir, "pos", POS, caption_order))
+    answers = (tagged
+               | "LexiconWords" >> beam.Map(lambda video: lexicon_words(video[1]))
+               | "AllLexiconWords" >> beam.CombineGlobally(lambda word_sets: set().union(*word_sets))
+               | "LookUpWords" >> beam.Map(look_up_words, wordnet_dir))
     (tagged
-     | "Negatives" >> beam.ParDo(NegativesFn(wordnet_dir, settings), beam.pvalue.AsSingleton(vocabulary))
+     | "Negatives" >> beam.ParDo(NegativesFn(settings), beam.pvalue.AsSingleton(vocabulary),
+                                 beam.pvalue.AsSingleton(answers))
      | "GroupNegativeRows" >> beam.GroupByKey()
      | "WriteNegatives" >> beam.Map(write_blocks, output_dir, "hardneg", HARDNEG, negative_order))
 
