@@ -16,6 +16,7 @@ gives the same negatives whatever the runner and the order of the captions.
 """
 import random
 from collections import Counter
+from itertools import chain
 from dataclasses import dataclass
 
 from transforms.evaluation.pos import PARTS_OF_SPEECH
@@ -70,6 +71,15 @@ def vocabulary_counts(tagged_captions) -> Counter:
                    for token, pos, lemma in zip(caption.tokens, caption.pos, caption.lemmas) if token.isalpha())
 
 
+def lexicon_words(tagged_captions) -> set:
+    """(lemma, universal tag) of every word the negatives may change: alphabetic, of a part of speech
+    that hard negatives change (PARTS_OF_SPEECH), as the first or second word of a phrase."""
+    changed = set(PARTS_OF_SPEECH.values())
+    return {(lemma, pos) for caption in tagged_captions
+            for token, pos, lemma in zip(caption.tokens, caption.pos, caption.lemmas)
+            if pos in changed and token.isalpha()}
+
+
 def vocabulary_from_counts(counts, min_count: int) -> dict:
     """Universal part-of-speech tag -> sorted lemmas seen with it at least `min_count` times."""
     vocabulary = {}
@@ -121,29 +131,56 @@ def styled_like(original: str, word: str) -> str:
     return word.capitalize() if original[:1].isupper() else word
 
 
-def word_negatives(caption, part: str, lexicon, vocabulary: dict, settings: HardnegSettings,
-                   video_texts: frozenset) -> list:
-    """Up to K negatives of `caption` that each change one word of `part`: antonyms first, then
-    antonyms of hypernyms and hyponyms, then (when the part falls back) random vocabulary words."""
+def change_of(replacements) -> tuple:
+    """A candidate negative as (positions, words, source): the replacements' positions and words, and the
+    weakest of their sources (the last in SOURCES' order of priority)."""
+    return (tuple(replacement.position for replacement in replacements),
+            tuple(replacement.word for replacement in replacements),
+            max((replacement.source for replacement in replacements), key=SOURCES.index))
+
+
+def word_candidates(caption, part: str, lexicon, rng: random.Random) -> tuple:
+    """(positions of `part`, the changes of one of them to an antonym or a related antonym, in priority order)."""
     positions = caption.positions_of(part)
-    candidates = [[replacement] for position in positions
+    candidates = [change_of([replacement]) for position in positions
                   for replacement in lexical_replacements(caption, position, lexicon)]
-    rng = caption_rng(settings.seed, caption.sen_id, part, "word")
     # In a random order within each source: WordNet's order is alphabetical, and K of many
     # antonyms of hyponyms would otherwise all start with "a".
     rng.shuffle(candidates)
-    candidates.sort(key=lambda change: SOURCES.index(change[0].source))
+    candidates.sort(key=lambda change: SOURCES.index(change[2]))
+    return positions, candidates
 
-    def draws():
-        if not positions:
-            return [None]
-        return [vocabulary_replacement(caption, rng.choice(positions), vocabulary, rng, lexicon)]
 
-    return collect_negatives(caption, part, "word", candidates, draws, settings, video_texts)
+def word_draws(caption, positions: list, choices: tuple, rng: random.Random, lexicon, draws: int):
+    """`draws` random changes of one word of `positions` to a vocabulary word (`choices`), inflected like
+    it; None for a draw that gives the word its own lemma. (vocabulary_replacement, unrolled: a split
+    makes millions of these draws.)"""
+    tokens, lemmas, tags, choose, inflect = caption.tokens, caption.lemmas, caption.tags, rng.choice, lexicon.inflect
+    for _ in range(draws):
+        position = choose(positions)
+        lemma = choose(choices)
+        if lemma == lemmas[position]:
+            yield None
+        else:
+            yield (position,), (styled_like(tokens[position], inflect(lemma, tags[position])),), "vocabulary"
+
+
+def word_negatives(caption, part: str, lexicon, vocabulary: dict, settings: HardnegSettings,
+                   video_texts: frozenset, columns=None):
+    """Up to K negatives of `caption` that each change one word of `part`: antonyms first, then
+    antonyms of hypernyms and hyponyms, then (when the part falls back) random vocabulary words.
+    Added to `columns` (a NegativeColumns), or returned as Negatives when none is given."""
+    rng = caption_rng(settings.seed, caption.sen_id, part, "word")
+    positions, candidates = word_candidates(caption, part, lexicon, rng)
+    choices = vocabulary.get(PARTS_OF_SPEECH[part], ())
+    # A draw without a position or a vocabulary word to draw can never give a negative.
+    draws = (word_draws(caption, positions, choices, rng, lexicon, DRAWS_PER_NEGATIVE * settings.k)
+             if part in settings.vocabulary_fallback and positions and choices else ())
+    return collect_negatives(caption, part, "word", candidates, draws, settings, video_texts, columns)
 
 
 def phrase_negatives(caption, part: str, lexicon, vocabulary: dict, settings: HardnegSettings,
-                     video_texts: frozenset) -> list:
+                     video_texts: frozenset, columns=None):
     """Up to K negatives that change two consecutive words: a word of `part` and the word after
     it when that is a noun, verb, adjective, adverb or preposition, each by the word-level rule."""
     content = set(PARTS_OF_SPEECH.values())
@@ -154,62 +191,118 @@ def phrase_negatives(caption, part: str, lexicon, vocabulary: dict, settings: Ha
     for first, second in pairs:
         for one in lexical_replacements(caption, first, lexicon):
             for two in lexical_replacements(caption, second, lexicon):
-                candidates.append([one, two])
+                candidates.append(change_of([one, two]))
     rng = caption_rng(settings.seed, caption.sen_id, part, "phrase")
     rng.shuffle(candidates)
-    candidates.sort(key=lambda change: max(SOURCES.index(replacement.source) for replacement in change))
+    candidates.sort(key=lambda change: SOURCES.index(change[2]))
 
     def draws():
-        if not pairs:
-            return [None]
-        first, second = rng.choice(pairs)
-        return [vocabulary_replacement(caption, first, vocabulary, rng, lexicon),
-                vocabulary_replacement(caption, second, vocabulary, rng, lexicon)]
-
-    return collect_negatives(caption, part, "phrase", candidates, draws, settings, video_texts)
-
-
-def collect_negatives(caption, part, level, candidates, draw_vocabulary, settings, video_texts) -> list:
-    """The first K distinct negatives of the candidates (lists of replacements, in priority order),
-    then of random vocabulary draws if the part falls back; none reads as a caption of the video."""
-    negatives, seen = [], set(video_texts) | {same_text(caption.caption)}
-
-    def add(change) -> None:
-        text = caption.text_with({replacement.position: replacement.word for replacement in change})
-        if same_text(text) in seen or len(negatives) >= settings.k:
-            return
-        seen.add(same_text(text))
-        negatives.append(make_negative(caption, part, level, len(negatives), text, change))
-
-    for change in candidates:
-        add(change)
-    if part in settings.vocabulary_fallback:
         for _ in range(DRAWS_PER_NEGATIVE * settings.k):
-            if len(negatives) >= settings.k:
-                break
-            change = draw_vocabulary()
-            if all(replacement is not None for replacement in change):
-                add(change)
-    return negatives
+            first, second = rng.choice(pairs)
+            change = [vocabulary_replacement(caption, first, vocabulary, rng, lexicon),
+                      vocabulary_replacement(caption, second, vocabulary, rng, lexicon)]
+            yield change_of(change) if all(replacement is not None for replacement in change) else None
+
+    fallback = draws() if part in settings.vocabulary_fallback and pairs else ()
+    return collect_negatives(caption, part, "phrase", candidates, fallback, settings, video_texts, columns)
 
 
-def make_negative(caption, part, level, k, text, change) -> Negative:
-    return Negative(
-        negative_id=f"{caption.sen_id}-{part}-{level}-{k}", sen_id=caption.sen_id, video_id=caption.video_id,
-        part=part, level=level, k=k, text=text, caption=caption.caption,
-        positions=tuple(replacement.position for replacement in change),
-        originals=tuple(caption.tokens[replacement.position] for replacement in change),
-        replacements=tuple(replacement.word for replacement in change),
-        source=max((replacement.source for replacement in change), key=SOURCES.index),
-    )
+class NegativeColumns:
+    """Negatives as columns, one list per field of Negative (HARDNEG's columns, in order), filled
+    caption by caption: a split has millions of negatives, and an object per negative cost more
+    than making it (issue 41)."""
+
+    def __init__(self):
+        self.columns = {field: [] for field in Negative.__dataclass_fields__}
+
+    def __len__(self) -> int:
+        return len(self.columns["negative_id"])
+
+    def add_caption(self, caption, part: str, level: str, texts: list, changes: list) -> None:
+        """The negatives of one caption, part and level: their texts and changes (positions, words, source)."""
+        count, columns, tokens = len(texts), self.columns, caption.tokens
+        columns["negative_id"].extend(f"{caption.sen_id}-{part}-{level}-{k}" for k in range(count))
+        for field, value in (("sen_id", caption.sen_id), ("video_id", caption.video_id), ("part", part),
+                             ("level", level), ("caption", caption.caption)):
+            columns[field].extend([value] * count)
+        columns["k"].extend(range(count))
+        columns["text"].extend(texts)
+        columns["positions"].extend(positions for positions, _, _ in changes)
+        columns["originals"].extend(tuple(map(tokens.__getitem__, positions)) for positions, _, _ in changes)
+        columns["replacements"].extend(words for _, words, _ in changes)
+        columns["source"].extend(source for _, _, source in changes)
+
+    def records(self) -> list:
+        """The negatives as Negative objects (for tests and small uses)."""
+        return [Negative(*row) for row in zip(*self.columns.values())]
+
+
+class CaptionText:
+    """A caption's text with some words changed, as TaggedCaption.text_with rebuilds it, but from the
+    text before and after each word, joined once: a caption and part try up to 200 changes."""
+
+    def __init__(self, caption):
+        self._spaces = caption.spaces
+        self._pieces = [token + " " if space else token for token, space in zip(caption.tokens, caption.spaces)]
+        self._before = ["".join(self._pieces[:position]) for position in range(len(self._pieces))]
+        self._after = [(" " if space else "") + "".join(self._pieces[position + 1:])
+                       for position, space in enumerate(self._spaces)]
+
+    def with_words(self, positions: tuple, words: tuple) -> str:
+        if len(positions) == 1:
+            return self._before[positions[0]] + words[0] + self._after[positions[0]]
+        pieces = self._pieces.copy()
+        for position, word in zip(positions, words):
+            pieces[position] = word + " " if self._spaces[position] else word
+        return "".join(pieces)
+
+
+def collect_negatives(caption, part, level, candidates, draws, settings, video_texts, columns=None):
+    """The first K distinct negatives of the candidates (changes: (positions, words, source), in priority
+    order), then of the random vocabulary draws (changes, or None for a draw that failed); none reads as a
+    caption of the video. Added to `columns`, or returned as Negatives when none is given."""
+    seen = set(video_texts)
+    seen.add(same_text(caption.caption))
+    text_with = CaptionText(caption).with_words
+    texts, changes = [], []
+    for change in chain(candidates, draws):
+        if change is None:
+            continue
+        text = text_with(change[0], change[1])
+        key = same_text(text)
+        if key in seen:
+            continue
+        seen.add(key)
+        texts.append(text)
+        changes.append(change)
+        if len(texts) >= settings.k:
+            break
+    if columns is not None:
+        columns.add_caption(caption, part, level, texts, changes)
+        return None
+    made = NegativeColumns()
+    made.add_caption(caption, part, level, texts, changes)
+    return made.records()
+
+
+def add_video_negatives(columns_of, tagged_captions, lexicon, vocabulary: dict, settings: HardnegSettings,
+                        all_video_texts=None) -> None:
+    """Every negative of one video's captions, added to `columns_of(caption)` (a NegativeColumns: the
+    caller may keep one per output file). `all_video_texts`: the texts of every caption of the video
+    (by default those given), none of which a negative may read as."""
+    texts = all_video_texts if all_video_texts is not None else [caption.caption for caption in tagged_captions]
+    video_texts = frozenset(same_text(text) for text in texts)
+    build = {"word": word_negatives, "phrase": phrase_negatives}
+    for caption in tagged_captions:
+        columns = columns_of(caption)
+        for level in settings.levels:
+            for part in settings.parts:
+                build[level](caption, part, lexicon, vocabulary, settings, video_texts, columns)
 
 
 def video_negatives(tagged_captions, lexicon, vocabulary: dict, settings: HardnegSettings,
                     all_video_texts=None) -> list:
-    """Every negative of one video's captions. `all_video_texts`: the texts of every caption of the
-    video (by default those given), none of which a negative may read as."""
-    texts = all_video_texts if all_video_texts is not None else [caption.caption for caption in tagged_captions]
-    video_texts = frozenset(same_text(text) for text in texts)
-    build = {"word": word_negatives, "phrase": phrase_negatives}
-    return [negative for caption in tagged_captions for level in settings.levels for part in settings.parts
-            for negative in build[level](caption, part, lexicon, vocabulary, settings, video_texts)]
+    """Every negative of one video's captions, as Negatives (add_video_negatives, in one NegativeColumns)."""
+    columns = NegativeColumns()
+    add_video_negatives(lambda caption: columns, tagged_captions, lexicon, vocabulary, settings, all_video_texts)
+    return columns.records()

@@ -94,10 +94,22 @@ class Lexicon:
     so it lives as long as the worker that opened the lexicon, and a new Lexicon starts empty.
     """
 
-    def __init__(self, wordnet: WordNetCorpusReader, preposition_antonyms: dict):
+    def __init__(self, wordnet: WordNetCorpusReader | None, preposition_antonyms: dict):
         self._wordnet = wordnet
         self._preposition_antonyms = preposition_antonyms
         self._antonyms, self._related_antonyms, self._inflections = {}, {}, {}
+
+    def answers(self, words) -> dict:
+        """(lemma, part of speech) -> (antonyms, related antonyms) of each of these words, for a Lexicon
+        elsewhere to `learn`: a split's words looked up once, not again in every worker."""
+        return {(lemma, pos): (tuple(self.antonyms(lemma, pos)), tuple(self.related_antonyms(lemma, pos)))
+                for lemma, pos in sorted(words)}
+
+    def learn(self, answers: dict) -> None:
+        """Remember the antonyms of `answers` (another Lexicon's `answers`). A Lexicon opened without
+        WordNet (Lexicon(None, {})) answers only the words it learnt, and refuses any other."""
+        for key, (antonyms, related_antonyms) in answers.items():
+            self._antonyms[key], self._related_antonyms[key] = antonyms, related_antonyms
 
     def antonyms(self, lemma: str, pos: str) -> list:
         """The paper's first choice: WordNet's antonyms of the lemma in any of its senses."""
@@ -117,7 +129,12 @@ class Lexicon:
             self._inflections[lemma, tag] = inflect_like(lemma, tag)
         return self._inflections[lemma, tag]
 
+    def _check_wordnet(self, lemma: str, pos: str) -> None:
+        if self._wordnet is None:
+            raise KeyError(f"({lemma!r}, {pos!r}) was not learnt by a Lexicon without WordNet")
+
     def _look_up_antonyms(self, lemma: str, pos: str) -> list:
+        self._check_wordnet(lemma, pos)
         if pos == PREPOSITION:
             return list(self._preposition_antonyms.get(lemma.lower(), ()))
         if pos not in WORDNET_POS:
@@ -127,6 +144,7 @@ class Lexicon:
 
     def _look_up_related_antonyms(self, lemma: str, pos: str) -> list:
         # Only nouns and verbs have hypernyms and hyponyms in WordNet, so other parts of speech get none.
+        self._check_wordnet(lemma, pos)
         if pos not in WORDNET_POS:
             return []
         related = [other for synset in self._wordnet.synsets(lemma, WORDNET_POS[pos])

@@ -12,13 +12,15 @@ from dataclasses import asdict, fields
 from pathlib import Path
 
 import apache_beam as beam
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from schemas.evaluation_tables import HARDNEG, POS
-from transforms.evaluation.hardneg import (LEVELS, HardnegSettings, video_negatives, vocabulary_counts,
-                                           vocabulary_from_counts)
-from transforms.evaluation.lexicon import open_lexicon
+from transforms.evaluation.hardneg import (LEVELS, HardnegSettings, NegativeColumns, add_video_negatives,
+                                           lexicon_words, vocabulary_counts, vocabulary_from_counts)
+from transforms.evaluation.lexicon import Lexicon, open_lexicon
 from transforms.evaluation.pos import PARTS_OF_SPEECH, load_tagger, mean_words, part_of_speech_shares, tag_missing
 from pipelines.cleaning.write_tables import table_file_path
 
@@ -49,18 +51,37 @@ class TagVideoFn(beam.DoFn):
 
 
 class NegativesFn(beam.DoFn):
-    """(video_id, [TaggedCaption]) -> (file number, rows) of its Negatives; WordNet is opened once per worker."""
+    """(video_id, [TaggedCaption]) -> (file number, block) of its negatives, made as columns (NegativeColumns)
+    straight into one Arrow block per file. The antonyms come looked up (look_up_words), so no worker
+    opens WordNet; each remembers its inflections."""
 
-    def __init__(self, wordnet_dir: str, settings: HardnegSettings):
-        self._wordnet_dir = wordnet_dir
+    def __init__(self, settings: HardnegSettings):
         self._settings = settings
 
     def setup(self):
-        self._lexicon = open_lexicon(Path(self._wordnet_dir))
+        self._lexicon, self._learnt = Lexicon(None, {}), None
 
-    def process(self, video, vocabulary):
+    def process(self, video, vocabulary, answers):
+        if answers is not self._learnt:
+            self._lexicon.learn(answers)
+            self._learnt = answers
         _, tagged = video
-        yield from rows_by_file(video_negatives(tagged, self._lexicon, vocabulary, self._settings), "hardneg")
+        files = {}
+        add_video_negatives(lambda caption: files.setdefault(file_number(caption.sen_id, "hardneg"), NegativeColumns()),
+                            tagged, self._lexicon, vocabulary, self._settings)
+        for number, columns in files.items():
+            yield number, table_block(pa.Table.from_pydict(columns.columns, schema=HARDNEG))
+
+
+def look_up_words(words: set, wordnet_dir: str) -> dict:
+    """The antonyms of every word of the split (Lexicon.answers), looked up once, in one worker: each
+    worker's lexicon looked the same words up again (8 s of CPU each on the test split) and held WordNet."""
+    return open_lexicon(Path(wordnet_dir)).answers(words)
+
+
+def file_number(sen_id: int, table: str) -> int:
+    """The Parquet file of a table that holds a sen_id's rows: negative and missing ids go to the first."""
+    return max(sen_id, 0) // SEN_IDS_PER_FILE[table]
 
 
 def rows_by_file(records, table: str) -> list:
@@ -73,7 +94,7 @@ def rows_by_file(records, table: str) -> list:
     """
     files = {}
     for record in records:
-        files.setdefault(max(record.sen_id, 0) // SEN_IDS_PER_FILE[table], []).append(row_of(record))
+        files.setdefault(file_number(record.sen_id, table), []).append(row_of(record))
     return [(number, table_block(rows_table(rows, SCHEMAS[table]))) for number, rows in files.items()]
 
 
@@ -114,25 +135,26 @@ def write_rows(keyed_rows, output_dir: str, table: str, schema: pa.Schema, order
 
 
 def write_sorted(number: int, tables: list, output_dir: str, table: str, schema: pa.Schema, order) -> None:
-    """One Parquet file per sen_id range, rows sorted by `order` (a key per row of a table), so the same
-    rows give the same bytes whatever the order they came in."""
+    """One Parquet file per sen_id range, rows sorted by `order` (the key columns of a table, as a table),
+    so the same rows give the same bytes whatever the order they came in."""
     rows = pa.concat_tables(tables) if len(tables) > 1 else tables[0]
     keys = order(rows)
-    rows = rows.take(pa.array(sorted(range(len(keys)), key=keys.__getitem__), pa.int64())).combine_chunks()
+    # Arrow's sort is stable, as Python's sorted was: rows of equal keys keep their order.
+    rows = rows.take(pc.sort_indices(keys, [(name, "ascending") for name in keys.column_names])).combine_chunks()
     path = table_file_path(output_dir, table, number)
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     pq.write_table(rows, path, compression="zstd")
 
 
-def caption_order(table: pa.Table) -> list:
-    return table["sen_id"].to_pylist()
+def caption_order(table: pa.Table) -> pa.Table:
+    return table.select(["sen_id"])
 
 
-def negative_order(table: pa.Table) -> list:
-    """sen_id, then part of speech, level and k of each row."""
-    parts, levels = list(PARTS_OF_SPEECH), list(LEVELS)
-    return list(zip(table["sen_id"].to_pylist(), [parts.index(part) for part in table["part"].to_pylist()],
-                    [levels.index(level) for level in table["level"].to_pylist()], table["k"].to_pylist()))
+def negative_order(table: pa.Table) -> pa.Table:
+    """sen_id, then part of speech (in PARTS_OF_SPEECH's order), level (in LEVELS') and k of each row."""
+    return pa.table({"sen_id": table["sen_id"],
+                     "part": pc.index_in(table["part"], value_set=pa.array(list(PARTS_OF_SPEECH))),
+                     "level": pc.index_in(table["level"], value_set=pa.array(list(LEVELS))), "k": table["k"]})
 
 
 def build_hardneg(pipeline, videos: dict, output_dir: str, settings: HardnegSettings, wordnet_dir: str,
@@ -158,8 +180,13 @@ def build_hardneg(pipeline, videos: dict, output_dir: str, settings: HardnegSett
      | "PosRows" >> beam.FlatMap(lambda video: rows_by_file(video[1], "pos"))
      | "GroupPosRows" >> beam.GroupByKey()
      | "WritePos" >> beam.Map(write_blocks, output_dir, "pos", POS, caption_order))
+    answers = (tagged
+               | "LexiconWords" >> beam.Map(lambda video: lexicon_words(video[1]))
+               | "AllLexiconWords" >> beam.CombineGlobally(lambda word_sets: set().union(*word_sets))
+               | "LookUpWords" >> beam.Map(look_up_words, wordnet_dir))
     (tagged
-     | "Negatives" >> beam.ParDo(NegativesFn(wordnet_dir, settings), beam.pvalue.AsSingleton(vocabulary))
+     | "Negatives" >> beam.ParDo(NegativesFn(settings), beam.pvalue.AsSingleton(vocabulary),
+                                 beam.pvalue.AsSingleton(answers))
      | "GroupNegativeRows" >> beam.GroupByKey()
      | "WriteNegatives" >> beam.Map(write_blocks, output_dir, "hardneg", HARDNEG, negative_order))
 
@@ -178,12 +205,11 @@ def hardneg_figures(output_dir: str, settings: HardnegSettings) -> dict:
     pos_rows = pq.read_table(Path(output_dir) / "pos").to_pylist()
     tagged = [TaggedCaption(**{**row, **{key: tuple(row[key]) for key in ("tokens", "pos", "tags", "lemmas",
                                                                           "spaces")}}) for row in pos_rows]
-    negatives = pq.read_table(Path(output_dir) / "hardneg", columns=["part", "level", "source"]).to_pylist()
     by_part = {}
-    for row in negatives:
-        counts = by_part.setdefault(row["part"], {}).setdefault(row["level"], Counter())
-        counts[row["source"]] += 1
-        counts["total"] += 1
+    for part, level, source, count in negative_counts(Path(output_dir) / "hardneg"):
+        counts = by_part.setdefault(part, {}).setdefault(level, Counter())
+        counts[source] += count
+        counts["total"] += count
     with_auxiliaries = part_of_speech_shares(tagged, {"verb": ("VERB", "AUX")})["verb"]
     return {
         "captions": len(tagged),
@@ -196,6 +222,17 @@ def hardneg_figures(output_dir: str, settings: HardnegSettings) -> dict:
         "settings": {**asdict(settings), "parts": list(settings.parts), "levels": list(settings.levels),
                      "vocabulary_fallback": list(settings.vocabulary_fallback)},
     }
+
+
+def negative_counts(hardneg_dir: Path) -> list:
+    """(part, level, source, negatives) of a hardneg/ table, counted by Arrow (not row by row: a split has
+    millions), in the order each first appears in the table."""
+    table = pq.read_table(hardneg_dir, columns=["part", "level", "source"])
+    table = table.append_column("row", pa.array(np.arange(table.num_rows, dtype=np.int64)))
+    groups = table.group_by(["part", "level", "source"], use_threads=False).aggregate([([], "count_all"),
+                                                                                        ("row", "min")])
+    groups = groups.sort_by("row_min")
+    return list(zip(*(groups[name].to_pylist() for name in ("part", "level", "source", "count_all"))))
 
 
 def format_figures(figures: dict) -> str:

@@ -12,6 +12,8 @@ path but the input named in stats.json.
 """
 from pathlib import Path
 
+import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from pipelines.evaluation.hardneg.graph import PAPER_NEGATIVES
@@ -83,10 +85,8 @@ def example_negatives(folder: Path, parts: list) -> dict:
     Only the columns that pick the captions are read whole, so a large output is not loaded
     to show a few rows.
     """
-    keys = pq.read_table(folder / "hardneg", columns=["sen_id", "video_id", "part"]).to_pydict()
-    rows = list(zip(keys["sen_id"], keys["video_id"], keys["part"]))
-    chosen = {part: example_sen_ids([(sen_id, video_id) for sen_id, video_id, of in rows if of == part])
-              for part in parts}
+    keys = pq.read_table(folder / "hardneg", columns=["sen_id", "video_id", "part"])
+    chosen = {part: example_sen_ids(keys.filter(pc.equal(keys["part"], part))) for part in parts}
     sen_ids = sorted({sen_id for ids in chosen.values() for sen_id in ids})
     negatives = rows_of(folder / "hardneg", sen_ids)
     negatives.sort(key=lambda row: (row["sen_id"], row["part"], LEVELS.index(row["level"]), row["k"]))
@@ -105,14 +105,13 @@ def rows_of(table: Path, sen_ids: list) -> list:
     return pq.read_table(table, filters=[("sen_id", "in", sen_ids)]).to_pylist()
 
 
-def example_sen_ids(captions: list) -> list:
-    """The captions a part's examples show, from its (sen_id, video_id): the first caption of each
-    video, for the videos whose first caption comes first. One per video, because the captions of a
-    video say much the same, and by sen_id, so the choice is the same on every rendering."""
-    first_of_video = {}
-    for sen_id, video_id in sorted(captions):
-        first_of_video.setdefault(video_id, sen_id)
-    return sorted(first_of_video.values())[:EXAMPLE_CAPTIONS_PER_PART]
+def example_sen_ids(negatives: pa.Table) -> list:
+    """The captions a part's examples show, from the sen_id and video_id of its negatives: the first
+    caption of each video, for the videos whose first caption comes first. One per video, because the
+    captions of a video say much the same, and by sen_id, so the choice is the same on every rendering.
+    Counted by Arrow: a split has millions of negatives."""
+    first_of_video = negatives.group_by("video_id", use_threads=False).aggregate([("sen_id", "min")])
+    return sorted(first_of_video["sen_id_min"].to_pylist())[:EXAMPLE_CAPTIONS_PER_PART]
 
 
 def caption_from_negative(negatives: list, sen_id: int) -> dict:

@@ -2,7 +2,8 @@
 vocabulary fallback, no false negatives, exactly the stated tokens changed, the same bytes per seed."""
 from dataclasses import replace
 
-from transforms.evaluation.hardneg import HardnegSettings, build_vocabulary, same_text, video_negatives
+from transforms.evaluation.hardneg import (CaptionText, HardnegSettings, build_vocabulary, lexicon_words, same_text,
+                                           video_negatives)
 from transforms.evaluation.lexicon import inflect_like
 from transforms.evaluation.pos import TaggedCaption
 
@@ -134,3 +135,20 @@ def test_the_records_hold_their_tables_columns_in_order():
 
     assert [field.name for field in fields(TaggedCaption)] == POS.names
     assert [field.name for field in fields(Negative)] == HARDNEG.names
+
+
+def test_a_caption_text_with_words_changed_is_the_captions_text_with_them():
+    caption = TaggedCaption(1, "video1", "test", "A man  opens it.", ("A", "man", " ", "opens", "it", "."),
+                            ("DET", "NOUN", "SPACE", "VERB", "PRON", "PUNCT"), ("DT", "NN", "_SP", "VBZ", "PRP", "."),
+                            ("a", "man", " ", "open", "it", "."), (True, True, False, True, False, False))
+    text = CaptionText(caption)
+    for positions, words in [((0,), ("The",)), ((1,), ("woman",)), ((5,), ("!",)), ((1, 3), ("boy", "shuts"))]:
+        assert text.with_words(positions, words) == caption.text_with(dict(zip(positions, words)))
+    assert text.with_words((1,), ("woman",)) == "A woman  opens it."
+
+
+def test_the_lexicon_words_are_the_alphabetic_words_of_the_changed_parts():
+    caption = tagged(7, MAN_OPENING_DOOR + [("on", "ADP", "IN", "on"), ("TV2", "NOUN", "NN", "tv2"),
+                                            ("quickly", "ADV", "RB", "quickly"), ("red", "ADJ", "JJ", "red")])
+    assert lexicon_words([caption]) == {("man", "NOUN"), ("open", "VERB"), ("door", "NOUN"), ("on", "ADP"),
+                                        ("quickly", "ADV"), ("red", "ADJ")}

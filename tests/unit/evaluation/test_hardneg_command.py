@@ -111,3 +111,24 @@ def test_posrank_of_perfect_and_of_missing_scores(output, tmp_path, capsys):
         csv.writer(handle).writerows([("video_id", "text_id", "score")] + scores[1:])
     assert main(["posrank", "--negatives", str(output), "--scores", str(path)]) == 2
     assert "scores miss 1 of" in capsys.readouterr().err
+
+
+def test_the_writer_sorts_negatives_by_caption_then_part_in_the_papers_order_then_level_and_k(tmp_path):
+    import pyarrow as pa
+
+    from pipelines.evaluation.hardneg.graph import negative_order, write_sorted
+    from schemas.evaluation_tables import HARDNEG
+
+    keys = [(2, "noun", "word", 0), (1, "verb", "word", 1), (1, "verb", "word", 0), (1, "noun", "phrase", 0),
+            (1, "noun", "word", 10), (1, "noun", "word", 2), (1, "preposition", "word", 0), (1, "adjective", "word", 0)]
+    columns = {name: [] for name in HARDNEG.names}
+    for sen_id, part, level, k in keys:
+        for name, value in (("negative_id", f"{sen_id}-{part}-{level}-{k}"), ("sen_id", sen_id), ("video_id", "v"),
+                            ("part", part), ("level", level), ("k", k), ("text", "t"), ("caption", "c"),
+                            ("positions", [0]), ("originals", ["a"]), ("replacements", ["b"]), ("source", "vocabulary")):
+            columns[name].append(value)
+    write_sorted(0, [pa.Table.from_pydict(columns, schema=HARDNEG)], str(tmp_path), "hardneg", HARDNEG, negative_order)
+    written = pq.read_table(tmp_path / "hardneg")["negative_id"].to_pylist()
+    # noun before verb before adjective (PARTS_OF_SPEECH), not alphabetical; word before phrase; k as numbers.
+    assert written == ["1-noun-word-2", "1-noun-word-10", "1-noun-phrase-0", "1-verb-word-0", "1-verb-word-1",
+                       "1-adjective-word-0", "1-preposition-word-0", "2-noun-word-0"]

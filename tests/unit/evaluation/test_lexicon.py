@@ -195,6 +195,21 @@ def test_the_memory_is_the_lexicons_own_and_a_caller_cannot_change_it(wordnet):
     assert counting.calls == asked + 1
 
 
+def test_a_lexicon_without_wordnet_answers_the_words_it_learnt_and_refuses_others(lexicon):
+    answers = lexicon.answers({("open", "VERB"), ("on", "ADP"), ("man", "NOUN")})
+    assert answers[("open", "VERB")][0] == ("close",) and answers[("on", "ADP")][0] == ("off",)
+    learnt = Lexicon(None, {})
+    learnt.learn(answers)
+    for lemma, pos in answers:
+        assert learnt.antonyms(lemma, pos) == lexicon.antonyms(lemma, pos)
+        assert learnt.related_antonyms(lemma, pos) == lexicon.related_antonyms(lemma, pos)
+    assert learnt.inflect("close", "VBG") == "closing"  # lemminflect needs no WordNet
+    with pytest.raises(KeyError):
+        learnt.antonyms("woman", "NOUN")  # never learnt: an error, not an empty answer
+    with pytest.raises(KeyError):
+        learnt.antonyms("off", "ADP")
+
+
 # --- Opening WordNet ----------------------------------------------------------------------------------
 
 def test_a_missing_wordnet_is_one_line_naming_the_folder(tmp_path):
