@@ -3,7 +3,6 @@
 Generating and weighing candidates only: what the rules make of them is decided
 in corpus_rule.py, context.py and decisions.py.
 """
-from typing import Optional
 
 from transforms.spelling.general_english import (NUMBER_WORDS, RUN_ON_FIRST_WORDS, RUN_ON_WORDS, WordIndex,
                                                  is_plausible_english_typo, zipf)
@@ -64,29 +63,25 @@ class CorpusCandidates:
         return [(word, distance, value) for word, distance, value in self.english.close(piece, self.max_distance(piece))
                 if is_plausible_english_typo(piece, word, distance)]
 
-    def english_zipf(self, word: str) -> Optional[float]:
-        """How common the word is in English (general_english.zipf), or None without `english`."""
-        return None if self.english is None else zipf(word)
-
-    def english_split(self, piece: str) -> tuple:
-        """symspellpy's segmentation of a run-together token into two words, each accepted by Hunspell as
-        written and common English, `general_zipf_margin` more common than the token: ('settwo' ->
-        'set two', True) when one of them is a RUN_ON_WORDS word, which a compound does not hold ("lakeon",
-        "manyit"); (phrase, False) when both are other words ("powertool", but also "longboard",
-        "waterslide": a compound as often as two words); () otherwise, and without `english`."""
+    def english_split(self, piece: str):
+        """'settwo' -> 'set two', 'lakeon' -> 'lake on': symspellpy's segmentation of a run-together token
+        into two words, each accepted by Hunspell as written and common English, `general_zipf_margin` more
+        common than the token, one of them a RUN_ON_WORDS word, which a compound does not hold. None otherwise
+        (and without `english`): two other words are a compound as often as two words ("powertool", but
+        "longboard", "waterslide")."""
         if self.english is None:
-            return ()
+            return None
         words = self.english.index.segment(piece)
         least = max(self._config.general_min_zipf, zipf(piece) + self._config.general_zipf_margin)
         if len(words) != 2 or not all(self._dictionary.accepts(word) and word not in self._mapped
                                       and zipf(word) >= least for word in words):
-            return ()
+            return None
         first, second = words
         # A short word before a function word is as likely a name ("faris": far is), not before a number.
         shortest = 3 if second in NUMBER_WORDS else 4
         if (second in RUN_ON_WORDS and len(first) >= shortest) or (first in RUN_ON_FIRST_WORDS and len(second) >= 4):
-            return " ".join(words), True
-        return (" ".join(words), False) if min(len(first), len(second)) >= 3 else ()
+            return " ".join(words)
+        return None
 
     def max_distance(self, piece: str) -> int:
         return self._config.max_edit_distance if len(piece) > 5 else 1

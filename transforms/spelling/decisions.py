@@ -132,18 +132,11 @@ def correct_from_list(decision: Decision, token: Token, rule) -> Decision:
 
 def split_into_english_words(decision: Decision, token: Token, rule) -> Decision:
     """A token still flagged that runs a common word into a function word, a pronoun or a number is split
-    ("settwo", "lakeon"); one that runs two other common words together keeps the split as its flagged
-    candidate, for the gate and the reviewer ("powertool", but "longboard") (CorpusCandidates.english_split,
-    with `general_english`)."""
+    ("settwo", "lakeon") (CorpusCandidates.english_split, with `general_english`)."""
     if not (rule.config.general_english and decision.rule == "flagged"):
         return decision
-    split = rule.candidates.english_split(token.text)
-    if not split:
-        return decision
-    phrase, run_on = split
-    if run_on:
-        return Decision(phrase, "segment", 1.0)
-    return replace(decision, candidate=phrase) if decision.candidate is None else decision
+    phrase = rule.candidates.english_split(token.text)
+    return decision if phrase is None else Decision(phrase, "segment", 1.0)
 
 
 def check_with_gate(decision: Decision, token: Token, rule) -> Decision:

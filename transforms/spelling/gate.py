@@ -109,6 +109,9 @@ def candidate_features(token: str, candidates: dict, flag: Optional[str], previo
         rank = suggested.index(word) if word in suggested else None
         count = min(evidence.stats.get(part, (0, 0))[0] for part in parts)
         others = [fit for other, fit in fits.items() if other != word]
+        # How common a one-word candidate is in English; a split is no English word ("fast action" is not
+        # commoner than "fastaction" because "fast" is common): 0, as for a word English does not write.
+        english = evidence.zipf(word) if one_word else 0.0
         rows.append([
             distance, distance / len(token), len(token),
             one_word and evidence.is_slip(token, word), one_word and evidence.lacks_a_letter(token, word),
@@ -123,7 +126,7 @@ def candidate_features(token: str, candidates: dict, flag: Optional[str], previo
             one_word and evidence.is_name(word),
             *(source == name for name in SOURCES), *(bool(flag) and flag.startswith(reason) for reason in FLAG_REASONS),
             fits[word], fits[word] - max(others, default=-30.0), fits[word] - token_fit, len(candidates),
-            token_zipf, evidence.zipf(word), evidence.zipf(word) - token_zipf,
+            token_zipf, english, english - token_zipf,
         ])
     return [[float(value) for value in row] for row in rows]
 

@@ -67,8 +67,9 @@ class SpellingSettings:
     # General English beside the corpus (general_english.py: wordfreq's frequencies, symspellpy's index):
     # a token the corpus has no close word for takes the common English word it is a common typo of
     # (rule `english`), digits run into a word are split ("1cup"; rule `digits`), a flagged token that
-    # runs common words together is split into them ("settwo"; rule `segment`), and the gate reads
-    # how common the token and each candidate are in English.
+    # runs a common word into a function word or number is split ("settwo"; rule `segment`), a past
+    # given -ed again is the past ("stucked"; rule `irregular_past`), and the gate reads how common
+    # the token and each candidate are in English.
     general_english: bool = False
     general_min_zipf: float = 3.0  # ...a word at least this common (wordfreq's Zipf value: once per million words)
     general_zipf_margin: float = 2.0  # ...and this much more common than the token (2.0: a hundred times)
