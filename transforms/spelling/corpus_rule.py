@@ -124,11 +124,11 @@ class CorpusRule:
         return Decision(best_word, "ranked", round(score, 4), candidates=context_decides)
 
     def _digits_and_word(self, piece: str) -> Optional[Decision]:
-        """'1cup' -> '1 cup', 'level2' -> 'level 2': digits and a common English word, the space forgotten."""
+        """'1cup' -> '1 cup': digits and a common English word, the space forgotten."""
         parts = digits_and_word(piece) if self._config.general_english else ()
         if not parts:
             return None
-        word = parts[1] if parts[0].isdigit() else parts[0]
+        word = parts[1]
         if word in self._mapped or not self._dictionary.accepts(word) or zipf(word) < self._config.general_min_zipf:
             return None
         return Decision(" ".join(parts), "digits", 1.0)

@@ -12,9 +12,10 @@ import re
 from functools import lru_cache
 from typing import Callable, Optional
 
-# Digits run into a word, or a word into digits ("1cup", "settwo3"): only a word of three letters or more,
-# so that ordinals, decades and units stay as written ("5th", "90s", "3pm", "ps4", "mp3").
-DIGITS_AND_WORD = re.compile(r"^(?:(?P<number>[0-9]+)(?P<word>[a-z]{3,})|(?P<word2>[a-z]{3,})(?P<number2>[0-9]+))$")
+# Digits run into the word after them ("1cup", "2pets"): only a word of three letters or more, so that
+# ordinals, decades, times and units stay as written ("5th", "90s", "3pm", "4k"). A word run into digits
+# ("gta5", "victory1", "view47") is as often a name, a title or a user name: it stays.
+DIGITS_AND_WORD = re.compile(r"^(?P<number>[0-9]+)(?P<word>[a-z]{3,})$")
 # Words a caption runs into the word before it ("lakeon", "settwo", "womanher"): function words, pronouns
 # and numbers, which no compound ends in ("a" and "an" end names: "rusha" is Russia). Those that begin compounds ("in", "on", "up", "out", "over":
 # "inpacking" is "unpacking") are not taken before a word; RUN_ON_FIRST_WORDS are.
@@ -87,13 +88,9 @@ class WordIndex:
 
 
 def digits_and_word(token: str) -> tuple:
-    """("1", "cup") for "1cup", ("set", "2") for "set2"; () when the token is not digits and a word."""
+    """("1", "cup") for "1cup"; () when the token is not digits and then a word."""
     match = DIGITS_AND_WORD.match(token)
-    if match is None:
-        return ()
-    if match["number"] is not None:
-        return match["number"], match["word"]
-    return match["word2"], match["number2"]
+    return (match["number"], match["word"]) if match else ()
 
 
 def past_given_ed(token: str) -> Optional[str]:

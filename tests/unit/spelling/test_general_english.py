@@ -7,9 +7,10 @@ from transforms.spelling.general_english import (WordIndex, digits_and_word, pas
 
 
 @pytest.mark.parametrize("token, parts", [
-    ("1cup", ("1", "cup")), ("2cups", ("2", "cups")), ("level2", ("level", "2")), ("xbox360", ("xbox", "360")),
-    # Ordinals, decades, times, units and names with digits stay as written.
-    ("5th", ()), ("90s", ()), ("3pm", ()), ("mp3", ()), ("ps4", ()), ("4k", ()), ("1080p", ()), ("cup", ()), ("12", ()),
+    ("1cup", ("1", "cup")), ("2cups", ("2", "cups")), ("200mph", ("200", "mph")),
+    # Ordinals, decades, times and units stay as written, and so do words run into digits (names, titles).
+    ("5th", ()), ("90s", ()), ("3pm", ()), ("4k", ()), ("1080p", ()), ("cup", ()), ("12", ()),
+    ("mp3", ()), ("ps4", ()), ("gta5", ()), ("xbox360", ()), ("victory1", ()),
 ])
 def test_digits_and_a_word_of_three_letters_or_more(token, parts):
     assert digits_and_word(token) == parts
