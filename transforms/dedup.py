@@ -179,20 +179,30 @@ def caption_to_keep(texts: list, group: list) -> int:
     return max(group, key=lambda member: (len(texts[member[0]]), -member[0]))[0]
 
 
-def keeper_and_staying(texts: list, group: list, details, edit_threshold: int) -> tuple:
-    """(the caption the group keeps, the members that stay beside it for a detail it lacks), with the
-    detail rule `details` (transforms.details.DetailRule). The group keeps the member that leaves the
-    fewest others standing, so the one that holds every detail when there is one; then the longest, then
-    the first. Word-for-word copies of the caption kept have no detail: they always go."""
+def keepers_by_details(texts: list, group: list, details, edit_threshold: int) -> dict:
+    """index -> the caption of the group it is removed in favour of, or itself when it stays, with the
+    detail rule `details` (transforms.details.DetailRule). The group keeps the member that the fewest
+    others hold a detail against (so the one holding every detail, when one does), then the longest,
+    then the first; those with no detail it lacks go in its favour. The members that stay for a detail
+    are decided again among themselves the same way, so that two copies of a caption that stays do not
+    both stay. A word-for-word copy of a caption kept has no detail: it always goes."""
     words = {index: texts[index].split() for index, _ in group}
+    holds_detail = {}  # (member, candidate) -> whether member holds a detail candidate lacks
 
-    def standing_beside(candidate):
-        return [index for index, _ in group
-                if index != candidate and details.details(words[index], words[candidate], edit_threshold)]
+    def standing_beside(candidate, members):
+        for member in members:
+            if member != candidate and (member, candidate) not in holds_detail:
+                holds_detail[member, candidate] = bool(details.details(words[member], words[candidate],
+                                                                       edit_threshold))
+        return [member for member in members if member != candidate and holds_detail[member, candidate]]
 
-    staying = {index: standing_beside(index) for index, _ in group}
-    kept = min((index for index, _ in group), key=lambda index: (len(staying[index]), -len(texts[index]), index))
-    return kept, set(staying[kept])
+    keeper_of, left = {}, [index for index, _ in group]
+    while left:
+        standing = {candidate: standing_beside(candidate, left) for candidate in left}
+        kept = min(left, key=lambda index: (len(standing[index]), -len(texts[index]), index))
+        keeper_of.update({member: kept for member in left if member not in standing[kept]})
+        left = standing[kept]
+    return keeper_of
 
 
 def remove_near_duplicates(batch, edit_threshold: int, similarity_threshold: float, until_stable: bool = False,
@@ -201,7 +211,7 @@ def remove_near_duplicates(batch, edit_threshold: int, similarity_threshold: flo
     until it removes nothing: greedy grouping is not transitive, so once a group's opener
     has gone, two captions it kept can still be near-duplicates of each other, and a
     second cleaning of the output would remove them. With `details` (a DetailRule), a caption
-    holding a detail the caption kept lacks stays (`keeper_and_staying`); None: the paper's rule.
+    holding a detail the caption kept lacks stays (`keepers_by_details`); None: the paper's rule.
 
     Each removed row names the caption its pass kept; a later pass may remove that one
     too, and `name_final_keepers` (at the end of the pipeline) names the caption that stays."""
@@ -258,14 +268,14 @@ def _remove_once(batch, edit_threshold: int, similarity_threshold: float, number
     keep, removed = set(), []
     for group in group_near_duplicates(texts, edit_threshold, similarity_threshold):
         if details is None:
-            kept, staying = caption_to_keep(texts, group), set()
+            kept = caption_to_keep(texts, group)
+            keeper_of = {index: kept for index, _ in group}
         else:
-            kept, staying = keeper_and_staying(texts, group, details, edit_threshold)
-        keep.add(kept)
-        keep.update(staying)
-        removed += [near_duplicate_row(batch, group, index, kept, edit_threshold, similarity_threshold, number,
-                                       details)
-                    for index, _ in group if index != kept and index not in staying]
+            keeper_of = keepers_by_details(texts, group, details, edit_threshold)
+        keep.update(index for index, kept in keeper_of.items() if index == kept)
+        removed += [near_duplicate_row(batch, group, index, keeper_of[index], edit_threshold, similarity_threshold,
+                                       number, details)
+                    for index, _ in group if keeper_of[index] != index]
     captions = [caption for index, caption in enumerate(batch.captions) if index in keep]
     return replace(batch, captions=captions, removed=batch.removed + removed)
 
