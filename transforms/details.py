@@ -12,15 +12,20 @@ minutes); a word is judged alone, from word lists and WordNet:
 - a number or quantity (`dedup_numbers.txt`, or a token with a digit) is always a detail;
 - any other word (noun, verb, adjective, adverb, a name WordNet does not know) is a
   detail unless the kept caption covers it:
-  - another form of a word the kept caption holds ("playing" for "plays", "bigger" for
-    "big"), except the other number of a noun ("cows" for "cow", "men" for "man"),
-    which tells how many;
+  - another form of a verb the kept caption holds ("playing" for "plays"); not the other
+    number of a noun ("cows" for "cow", "men" for "man"), which tells how many, nor the
+    comparative of an adjective ("bigger" for "big");
   - or a word of the kept caption that means the same or something more specific, in
     WordNet's noun or verb hierarchy (a synonym, or a hyponym: "man" covers "person",
-    "frying" covers "cooking"), in the same number for nouns ("men" do not cover "a person").
+    "jeep" covers "car"), in the same number for nouns ("men" do not cover "a person").
+    The kept word is read in one part of speech, the one WordNet's tagged corpus counts
+    most for it ("game" a noun, "playing" a verb), and in its first sense, the most
+    frequent; the word it may cover, in its first three senses of that part of speech.
   A verb of another action is a detail: "running" against "walking" says something else.
-  Person and gender words (`dedup_person_words.txt`) follow the same rule; the list names
-  the kind of a detail (person) in step III's reasons.
+  Person and gender words (`dedup_person_words.txt`) follow the same rule, and an age tag
+  there keeps an adult ("man", "woman") from being covered by a young person ("boy",
+  "girl", whom WordNet makes a young woman) and the other way round; the list names the kind
+  of a detail (person).
 
 WordNet is read lazily (opening it costs seconds): only a word that reaches the last test
 needs it, and it is opened once per process.
@@ -43,8 +48,17 @@ HAS_DIGIT = re.compile(r"\d")
 
 def read_word_list(path: Path) -> frozenset:
     """The words of a list file: one a line, `#` lines and blank lines skipped."""
-    lines = Path(path).read_text(encoding="utf-8").splitlines()
-    return frozenset(line.strip() for line in lines if line.strip() and not line.startswith("#"))
+    return frozenset(read_tagged_words(path))
+
+
+def read_tagged_words(path: Path) -> dict:
+    """word -> its tag ("" when none) from a list file of `word` or `word tag` lines."""
+    tagged = {}
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            word, _, tag = line.strip().partition(" ")
+            tagged[word] = tag.strip()
+    return tagged
 
 
 @dataclass(frozen=True)
@@ -55,10 +69,11 @@ class Detail:
 
 
 class DetailRule:
-    """Judges the words one caption holds and another lacks. `wordnet`: a callable giving NLTK's
-    WordNet reader, called the first time a word needs it (transforms.evaluation.lexicon.open_wordnet)."""
+    """Judges the words one caption holds and another lacks. `person_words`: word -> its age tag
+    ("adult", "young" or "" for none); `wordnet`: a callable giving NLTK's WordNet reader, called the
+    first time a word needs it (transforms.evaluation.lexicon.open_wordnet)."""
 
-    def __init__(self, function_words: frozenset, numbers: frozenset, person_words: frozenset, wordnet):
+    def __init__(self, function_words: frozenset, numbers: frozenset, person_words: dict, wordnet):
         self.function_words, self.numbers, self.person_words = function_words, numbers, person_words
         self._open_wordnet = wordnet
         self._wordnet = None
@@ -100,24 +115,38 @@ class DetailRule:
             return False
         if other_number_of_a_noun(kept, word):
             return False
-        if shares_a_lemma(kept, word):
+        if self.person_words.get(word) and self.person_words.get(word) != self.person_words.get(kept):
+            return False  # an age ("man" against "boy", "woman" against "girl") is a detail
+        if shares_a_verb_lemma(kept, word):
             return True
-        for pos in ("n", "v"):
-            if pos == "n" and is_plural(kept) != is_plural(word):
-                continue
-            if set(self._senses(word, pos)) & self._closure(kept, pos):
-                return True
-        return False
+        pos = self._reading(kept)
+        if pos is None or (pos == "n" and is_plural(kept) != is_plural(word)):
+            return False
+        return bool(set(self._senses(word, pos)[:SENSES_READ]) & self._closure(kept, pos))
 
-    def _senses_uncached(self, word: str, pos: str) -> tuple:
+    def _wordnet_reader(self):
         if self._wordnet is None:
             self._wordnet = self._open_wordnet()
-        return tuple(self._wordnet.synsets(word, pos)[:SENSES_READ])
+        return self._wordnet
+
+    def _senses_uncached(self, word: str, pos: str) -> tuple:
+        return tuple(self._wordnet_reader().synsets(word, pos))
+
+    def _reading(self, word: str):
+        """The part of speech ("n" or "v") a caption's word is read in: the one whose senses of the word
+        WordNet's tagged corpus counts most often ("game": noun, "playing": verb); None if it has neither."""
+        wordnet, counts = self._wordnet_reader(), {}
+        for pos in ("n", "v"):
+            lemma = wordnet.morphy(word, pos)
+            if lemma is not None:
+                counts[pos] = sum(form.count() for sense in self._senses(word, pos) for form in sense.lemmas()
+                                  if form.name() == lemma)
+        return max(counts, key=lambda pos: (counts[pos], pos == "n")) if counts else None
 
     def _closure_uncached(self, word: str, pos: str) -> frozenset:
-        """The word's first senses and every sense above them (hypernyms, instance hypernyms)."""
+        """The word's first sense, the one a caption most likely means, and every sense above it."""
         above = set()
-        for sense in self._senses(word, pos):
+        for sense in self._senses(word, pos)[:1]:
             above.add(sense)
             above.update(sense.closure(lambda s: s.hypernyms() + s.instance_hypernyms()))
         return frozenset(above)
@@ -143,10 +172,10 @@ def other_number_of_a_noun(kept: str, word: str) -> bool:
     return bool(shared) and is_plural(kept) != is_plural(word)
 
 
-def shares_a_lemma(kept: str, word: str) -> bool:
-    """Two forms of one word: a lemma in common for some part of speech ("plays", "playing")."""
-    kept_lemmas, word_lemmas = lemmas(kept), lemmas(word)
-    return any(set(kept_lemmas[pos]) & set(word_lemmas.get(pos, ())) for pos in kept_lemmas)
+def shares_a_verb_lemma(kept: str, word: str) -> bool:
+    """Two forms of one verb ("plays", "playing"). Adjectives are left out: "bigger" compares, and
+    lemminflect reads "gamer" as the comparative of the adjective "game"."""
+    return bool(set(lemmas(kept).get("VERB", ())) & set(lemmas(word).get("VERB", ())))
 
 
 @lru_cache(maxsize=1)
@@ -155,7 +184,7 @@ def detail_rule() -> DetailRule:
     from transforms.evaluation.lexicon import default_wordnet_dir, open_wordnet
 
     return DetailRule(read_word_list(FUNCTION_WORDS_FILE), read_word_list(NUMBERS_FILE),
-                      read_word_list(PERSON_WORDS_FILE), lambda: open_wordnet(default_wordnet_dir()))
+                      read_tagged_words(PERSON_WORDS_FILE), lambda: open_wordnet(default_wordnet_dir()))
 
 
 def check_wordnet() -> None:
