@@ -182,3 +182,15 @@ def test_copies_of_a_caption_that_stays_for_a_detail_do_not_both_stay():
     kept, removed = kept_and_removed([man, woman, man, woman], detail_rule())
     assert kept == [0, 1] and {sen_id: row.kept_sen_id for sen_id, row in removed.items()} == {2: 0, 3: 1}
     assert [c.sen_id for c in remove_near_duplicates(video([man, woman, man, woman]), 0, 0.85).captions] == [0]
+
+
+def test_a_missing_wordnet_is_one_line_before_any_work(tmp_path, monkeypatch):
+    import transforms.evaluation.lexicon as lexicon
+    from pipelines.config import load_config
+    from transforms.dedup import Dedup
+    from transforms.errors import CapcleanError
+
+    monkeypatch.setattr(lexicon, "default_wordnet_dir", lambda: tmp_path / "wordnet")
+    with pytest.raises(CapcleanError, match="WordNet not found in .*wordnet: run make install"):
+        Dedup(load_config("default"))
+    Dedup(load_config("paper"))  # the paper's rule reads no WordNet
