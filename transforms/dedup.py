@@ -5,6 +5,11 @@ the two word lists, where two words are equal when their Levenshtein distance is
 at most e. Grouping is greedy in sen_id order; each group keeps its longest
 caption (in characters, the first on ties).
 
+With `keep_details` (the default profile) a caption is removed only when it adds nothing
+to the caption kept: one holding a detail the kept caption lacks (a content word, a
+number, a person word: transforms/details.py) stays, and the group keeps the caption that
+leaves the fewest of its members standing for their details (then the longest).
+
 A removed caption's row holds what step III decided, as columns (schemas/tables.py):
 the caption kept for its group (`kept_sen_id`), the group's opener, the caption it
 was compared with and their similarity, e, s and the pass; its `reason` says the
@@ -34,6 +39,9 @@ class DedupSettings:
     # shortened, so that the output has no near-duplicate pair left (greedy grouping is not
     # transitive). The paper grouped once.
     until_stable: bool = False
+    # Remove a caption only when it holds no detail the caption kept lacks, and keep the group's caption
+    # that holds the most of its members' details (transforms/details.py). The paper kept the longest.
+    keep_details: bool = False
 
     def __post_init__(self):
         if self.edit_threshold < 0:
@@ -171,18 +179,46 @@ def caption_to_keep(texts: list, group: list) -> int:
     return max(group, key=lambda member: (len(texts[member[0]]), -member[0]))[0]
 
 
-def remove_near_duplicates(batch, edit_threshold: int, similarity_threshold: float, until_stable: bool = False):
+def keepers_by_details(texts: list, group: list, details, edit_threshold: int) -> dict:
+    """index -> the caption of the group it is removed in favour of, or itself when it stays, with the
+    detail rule `details` (transforms.details.DetailRule). The group keeps the member that the fewest
+    others hold a detail against (so the one holding every detail, when one does), then the longest,
+    then the first; those with no detail it lacks go in its favour. The members that stay for a detail
+    are decided again among themselves the same way, so that two copies of a caption that stays do not
+    both stay. A word-for-word copy of a caption kept has no detail: it always goes."""
+    words = {index: texts[index].split() for index, _ in group}
+    holds_detail = {}  # (member, candidate) -> whether member holds a detail candidate lacks
+
+    def standing_beside(candidate, members):
+        for member in members:
+            if member != candidate and (member, candidate) not in holds_detail:
+                holds_detail[member, candidate] = bool(details.details(words[member], words[candidate],
+                                                                       edit_threshold))
+        return [member for member in members if member != candidate and holds_detail[member, candidate]]
+
+    keeper_of, left = {}, [index for index, _ in group]
+    while left:
+        standing = {candidate: standing_beside(candidate, left) for candidate in left}
+        kept = min(left, key=lambda index: (len(standing[index]), -len(texts[index]), index))
+        keeper_of.update({member: kept for member in left if member not in standing[kept]})
+        left = standing[kept]
+    return keeper_of
+
+
+def remove_near_duplicates(batch, edit_threshold: int, similarity_threshold: float, until_stable: bool = False,
+                           details=None):
     """Step III on one video. With `until_stable`, the grouping runs again on the kept captions
     until it removes nothing: greedy grouping is not transitive, so once a group's opener
     has gone, two captions it kept can still be near-duplicates of each other, and a
-    second cleaning of the output would remove them.
+    second cleaning of the output would remove them. With `details` (a DetailRule), a caption
+    holding a detail the caption kept lacks stays (`keepers_by_details`); None: the paper's rule.
 
     Each removed row names the caption its pass kept; a later pass may remove that one
     too, and `name_final_keepers` (at the end of the pipeline) names the caption that stays."""
-    current, number = _remove_once(batch, edit_threshold, similarity_threshold, 1), 1
+    current, number = _remove_once(batch, edit_threshold, similarity_threshold, 1, details), 1
     while until_stable:
         number += 1
-        again = _remove_once(current, edit_threshold, similarity_threshold, number)
+        again = _remove_once(current, edit_threshold, similarity_threshold, number, details)
         if len(again.captions) == len(current.captions):
             break
         current = again
@@ -196,16 +232,28 @@ def stands_for(kept_id) -> str:
 
 # How a reason ends: the group keeps its longest caption (then, if handed on, why another stands for it).
 KEEPS_LONGEST = "the group keeps its longest caption"
+# With keep_details: which caption the group keeps, then what the removed caption has that the kept one lacks.
+KEEPS_DETAILS = "the group keeps the caption that holds the details of the most of its captions, then its longest"
 
 
-def removal_reason(kept_id, opener_id, similarity, removed_id, edit_threshold, similarity_threshold, number) -> str:
-    """Why step III removed `removed_id`: the caption kept for its group first, then how it was grouped."""
+def lacking_words_said(lacking: list) -> str:
+    """The end of a keep_details reason: the removed caption's words the caption kept lacks, none a detail."""
+    if not lacking:
+        return "it has no word the caption kept lacks"
+    return "the words it has that the caption kept lacks, none a detail: " + " ".join(lacking)
+
+
+def removal_reason(kept_id, opener_id, similarity, removed_id, edit_threshold, similarity_threshold, number,
+                   lacking=None) -> str:
+    """Why step III removed `removed_id`: the caption kept for its group first, then how it was grouped.
+    `lacking`: with keep_details, the removed caption's words the caption kept lacks (None: the paper's rule)."""
     again = f"; pass {number}, on the captions earlier passes kept" if number > 1 else ""
     settings = f"e={edit_threshold}, s={similarity_threshold}{again}"
+    keeps = KEEPS_LONGEST if lacking is None else f"{KEEPS_DETAILS}; {lacking_words_said(lacking)}"
     if removed_id == opener_id:
-        return f"opened the near-duplicate group of {stands_for(kept_id)} it; {settings}; {KEEPS_LONGEST}"
+        return f"opened the near-duplicate group of {stands_for(kept_id)} it; {settings}; {keeps}"
     return (f"near-duplicate of {stands_for(kept_id)} its group; similarity {similarity:.3f} to the group's opener, "
-            f"sen_id {opener_id}; {settings}; {KEEPS_LONGEST}")
+            f"sen_id {opener_id}; {settings}; {keeps}")
 
 
 def handed_on(reason: str, kept_id, final_id) -> str:
@@ -215,25 +263,32 @@ def handed_on(reason: str, kept_id, final_id) -> str:
             + f" (sen_id {kept_id}, kept at first, was removed later as a near-duplicate)")
 
 
-def _remove_once(batch, edit_threshold: int, similarity_threshold: float, number: int):
+def _remove_once(batch, edit_threshold: int, similarity_threshold: float, number: int, details=None):
     texts = [caption.text for caption in batch.captions]
     keep, removed = set(), []
     for group in group_near_duplicates(texts, edit_threshold, similarity_threshold):
-        kept = caption_to_keep(texts, group)
-        keep.add(kept)
-        removed += [near_duplicate_row(batch, group, index, kept, edit_threshold, similarity_threshold, number)
-                    for index, _ in group if index != kept]
+        if details is None:
+            kept = caption_to_keep(texts, group)
+            keeper_of = {index: kept for index, _ in group}
+        else:
+            keeper_of = keepers_by_details(texts, group, details, edit_threshold)
+        keep.update(index for index, kept in keeper_of.items() if index == kept)
+        removed += [near_duplicate_row(batch, group, index, keeper_of[index], edit_threshold, similarity_threshold,
+                                       number, details)
+                    for index, _ in group if keeper_of[index] != index]
     captions = [caption for index, caption in enumerate(batch.captions) if index in keep]
     return replace(batch, captions=captions, removed=batch.removed + removed)
 
 
 def near_duplicate_row(batch, group: list, index: int, kept: int, edit_threshold: int, similarity_threshold: float,
-                       number: int):
+                       number: int, details=None):
     """The removed/ row of the group's caption `index`, removed in favour of caption `kept` by pass `number`."""
     caption, opener_id, kept_id = batch.captions[index], batch.captions[group[0][0]].sen_id, batch.captions[kept].sen_id
     compared, similarity = compared_with(group, index, kept)
+    lacking = None if details is None else details.lacking(
+        caption.text.split(), batch.captions[kept].text.split(), edit_threshold)
     reason = removal_reason(kept_id, opener_id, similarity, caption.sen_id, edit_threshold, similarity_threshold,
-                            number)
+                            number, lacking)
     return lineage.removed(batch, caption.sen_id, caption.text, STEP, reason, kept_sen_id=kept_id,
                            opener_sen_id=opener_id, compared_sen_id=batch.captions[compared].sen_id,
                            similarity=similarity, edit_threshold=edit_threshold,
@@ -282,7 +337,13 @@ def name_final_keepers(batch):
 
 
 def remove_near_duplicates_with(batch, settings: DedupSettings):
-    return remove_near_duplicates(batch, settings.edit_threshold, settings.similarity_threshold, settings.until_stable)
+    details = None
+    if settings.keep_details:
+        from transforms.details import detail_rule  # the word lists, and WordNet when a word needs it
+
+        details = detail_rule()
+    return remove_near_duplicates(batch, settings.edit_threshold, settings.similarity_threshold, settings.until_stable,
+                                  details)
 
 
 class Dedup(Step):
@@ -290,6 +351,13 @@ class Dedup(Step):
     name = STEP
     summary = "near-duplicate captions of a video removed"
     Settings = DedupSettings
+
+    def __init__(self, config):
+        super().__init__(config)
+        if self.settings.keep_details:
+            from transforms.details import check_wordnet
+
+            check_wordnet()
 
     def process(self, video):
         return remove_near_duplicates_with(video, self.settings)
