@@ -111,6 +111,15 @@ def correct_from_list(decision: Decision, token: Token, rule) -> Decision:
     return Decision(word, "misspelling_list", 1.0)
 
 
+def keep_name_clippings(decision: Decision, token: Token, rule) -> Decision:
+    """A token that begins a name the corpus writes often ("lambo" of "lamborghini") is a clipping, not a
+    typo of a shorter word (clippings.py): it stays, flagged for review, and the gate is not asked."""
+    if rule.clippings is None or not is_checked(decision) or not rule.clippings.clips(token.text):
+        return decision
+    return Decision(None, "clipped_name", flag="begins a name the corpus writes often: a clipping",
+                    candidate=decision.replacement or decision.candidate)
+
+
 def check_with_gate(decision: Decision, token: Token, rule) -> Decision:
     """The learned gate (gate.py) on a checked decision: its likeliest candidate replaces the token
     if it trusts it enough; else the token stays, flagged. No gate: the decision stands."""
@@ -143,6 +152,7 @@ DECISION_CHAIN = (
     require_clip_evidence,
     correct_from_clip,
     correct_from_list,
+    keep_name_clippings,
     check_with_gate,
 )
 
