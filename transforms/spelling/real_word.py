@@ -12,7 +12,7 @@ Each occurrence is decided from the caption's own context, by the corpus's two-w
 - and no side may speak for the word as written: where the corpus writes the replacement with
   a neighbour fewer than `min_support` times, and the share of the word's own uses with that
   neighbour is over `margin` times the replacement's share, the word is used rightly there
-  ("a wrestling bout", "a poring over the plans" if the corpus writes "poring over"), and it stays. (Most of the word's uses are the
+  ("a wrestling bout": the corpus never writes "wrestling about"), and it stays. (Most of the word's uses are the
   error itself, so a side the replacement is written with is no evidence against it.)
 
 A word used rightly in a context the replacement is not written in ("a machine preforms
