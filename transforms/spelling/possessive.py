@@ -12,9 +12,10 @@ Hunspell never rejects it. The words around the token say which it is:
   conjunction, a preposition or the caption's end ("is", "and", "in"): the singular noun
   ("a mans is walking" -> "a man is walking"), rule `singular_in_context`;
 - after a subject ("he", "who"): the verb `mans` stays;
-- before a noun the corpus writes after the possessive s ("s hand"): the possessive
-  ("a mans hand" -> "a man s hand"), rule `possessive_in_context`; for a token Hunspell
-  rejects the spelling step's split does the same.
+- before a noun: a word the corpus writes after the possessive s ("s hand"), or, after a
+  determiner ("a", "the", "another"), a word it writes after "the" ("the pocket"): the
+  possessive ("a mans hand" -> "a man s hand"), rule `possessive_in_context`; for a token
+  Hunspell rejects the spelling step's split does much the same.
 
 Elsewhere the token is left to the spelling step's other rules.
 """
@@ -27,6 +28,7 @@ SINGULAR_DETERMINERS = frozenset("a an another this that one each every".split()
 PLURAL_VERBS = frozenset("are were have do".split())
 SINGULAR_VERBS = frozenset("is was has does".split())
 SUBJECTS = frozenset("he she it who which that".split())
+DETERMINERS = SINGULAR_DETERMINERS | frozenset("the other his her their its".split())
 # Neither a plural's nor a singular's next word tells a possessive: these follow either.
 FUNCTION_WORDS = AFTER_A_PLURAL | PLURAL_VERBS | SINGULAR_VERBS | SINGULAR_DETERMINERS | frozenset(
     "the is a an to of for from by as s".split())
@@ -65,6 +67,13 @@ class Possessives:
             return singular, "singular_in_context"
         if previous in COUNTING_WORDS or ends_phrase or following in PLURAL_VERBS:
             return plural, "plural_in_context"
-        if following not in FUNCTION_WORDS and self._phrases.get(f"s {following}", 0) >= self._min_count:
+        if following not in FUNCTION_WORDS and self._is_owned(following, previous in DETERMINERS):
             return f"{singular} s", "possessive_in_context"
         return None
+
+    def _is_owned(self, word: str, after_determiner: bool) -> bool:
+        """A noun a possessive can own: written after the possessive s, or (after a determiner, where a
+        verb cannot follow the token) after "the"."""
+        count = self._phrases.get
+        return count(f"s {word}", 0) >= self._min_count or (
+            after_determiner and count(f"the {word}", 0) >= self._min_count)

@@ -75,9 +75,12 @@ def test_mining_finds_a_commoner_word_one_edit_away_but_not_an_inflection():
     ("the mens shoes", 1, "the", ("men s", "possessive_in_context")),
     ("he mans the boat", 1, "he", None),
     ("a mans the", 1, "a", None),
+    ("another mans pocket", 1, "another", ("man s", "possessive_in_context")),  # "the pocket": a noun
+    ("mans cuts open", 0, "", None),  # no determiner before: "cuts" may be its verb
 ])
 def test_possessive_plural_or_singular_is_read_from_the_neighbours(caption, at, previous, expected):
-    rule = Possessives({"womans": "women", "mans": "men", "mens": "men"}, {"s hand": 40, "s shoes": 3})
+    rule = Possessives({"womans": "women", "mans": "men", "mens": "men"},
+                       {"s hand": 40, "s shoes": 3, "the pocket": 5, "the cuts": 4})
     fix = rule.find(caption.split(), at, previous)
     assert (None if fix is None else (fix.replacement, fix.rule)) == expected
 
