@@ -31,10 +31,12 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     repository = Path(__file__).resolve().parent.parent
     parser.add_argument("--input", default=str(repository.parent / "shared" / "data" / "msrvtt"))
+    parser.add_argument("--videos", type=int, default=0, help="time only the first N videos' captions (0: all)")
     args = parser.parse_args()
     stats, phrases, _ = corpus_statistics(args.input)
     captions = []
-    for batch in normalized_batches(args.input):
+    batches = normalized_batches(args.input)
+    for batch in batches[:args.videos] if args.videos else batches:
         in_clip = captions_writing(caption.text for caption in batch.captions)
         captions.extend((caption.text, OtherCaptions(in_clip, caption.text)) for caption in batch.captions)
     config = load_config("default").spelling
@@ -43,7 +45,7 @@ def main():
                 for name, settings in spellers.items()}
     for speller in spellers.values():
         run(speller, captions)  # warm Hunspell's and the rule's caches, as a long run has them
-    print(f"step II on {len(captions)} MSR-VTT captions (default profile, corpus figures of the input)")
+    print(f"step II on {len(captions)} MSR-VTT captions (default profile, corpus figures of the whole input)")
     seconds = {}
     for name, speller in spellers.items():
         tokens, measured = measure_in_process(lambda: run(speller, captions))
