@@ -48,6 +48,9 @@ class Possessives:
         self._min_count = min_count
         self.first_words = frozenset(plurals)
 
+    def concerns(self, tokens: list) -> bool:
+        return not self.first_words.isdisjoint(tokens)
+
     def find(self, tokens: list, at: int, previous: str) -> Optional[RealWordFix]:
         token = tokens[at]
         if token not in self._plurals:

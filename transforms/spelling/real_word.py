@@ -66,10 +66,16 @@ class RealWords:
         self._min_support = min_support
         self._margin = margin
         self.first_words = frozenset(original.split()[0] for original in pairs)
+        self._words = frozenset(original for original in pairs if " " not in original)
+        self._joins = frozenset(original for original in pairs if " " in original)
+        self._join_starts = frozenset(original.split()[0] for original in self._joins)
 
-    def concerns(self, tokens) -> bool:
-        """Whether a caption's tokens hold the first word of any pair (most captions do not)."""
-        return not self.first_words.isdisjoint(tokens)
+    def concerns(self, tokens: list) -> bool:
+        """Whether a caption's tokens hold a pair's original (most captions do not: "in" and "some" start joins,
+        but "in side" and "some one" are rare)."""
+        return not self._words.isdisjoint(tokens) or (
+            not self._join_starts.isdisjoint(tokens) and any(f"{first} {second}" in self._joins
+                                                             for first, second in zip(tokens, tokens[1:])))
 
     def find(self, tokens: list, at: int, previous: str) -> Optional[RealWordFix]:
         """The fix of the pair starting at token `at`, if its context calls for it.

@@ -139,9 +139,9 @@ def rule_for(config, word_lists: WordLists, checker, token_stats, phrases, use_g
 
 
 def in_context_rule(config, word_lists: WordLists, token_stats, phrases) -> tuple:
-    """(find, first words) of the decisions asked about every token, accepted or not (correct_caption's
-    `in_context`): possessives read in context, then real-word errors; (None, no words) if the profile
-    has neither. `first words`: the tokens they may start at."""
+    """(find, concerns) of the decisions asked about every token, accepted or not (correct_caption's
+    `in_context`): possessives read in context, then real-word errors; (None, None) if the profile has
+    neither. `concerns(tokens)`: whether a caption holds anything they may change."""
     readers = []
     if config.possessives and word_lists.plural_readings:
         readers.append(Possessives(word_lists.plural_readings, phrases, config.min_phrase_count))
@@ -149,12 +149,15 @@ def in_context_rule(config, word_lists: WordLists, token_stats, phrases) -> tupl
         readers.append(RealWords(word_lists.real_words, token_stats, phrases, config.real_word_min_support,
                                  config.real_word_margin))
     if not readers:
-        return None, frozenset()
+        return None, None
 
     def find(tokens: list, at: int, previous: str):
         return next((fix for reader in readers for fix in [reader.find(tokens, at, previous)] if fix), None)
 
-    return find, frozenset().union(*(reader.first_words for reader in readers))
+    def concerns(tokens: list) -> bool:
+        return any(reader.concerns(tokens) for reader in readers)
+
+    return find, concerns
 
 
 class Speller:
@@ -174,7 +177,7 @@ class Speller:
         self._mapped = word_lists.mapped
         dictionary = shared(key + ("dictionary",), lambda: RememberingDictionary(self._checker))
         self.rule = rule_for(config, word_lists, self._checker, token_stats, phrases, use_gate, dictionary)
-        self._in_context, self._context_words = in_context_rule(config, word_lists, token_stats, phrases)
+        self._in_context, self._in_context_concerns = in_context_rule(config, word_lists, token_stats, phrases)
         self._drop_doubled = config.drop_doubled_words
         self._plain_word = shared(key + ("plain words", word_lists.mapped),
                                   lambda: lru_cache(maxsize=500_000)(partial(is_plain_word, self._checker,
@@ -186,7 +189,7 @@ class Speller:
         `clip`: the words the other captions of the same clip write (OtherCaptions).
         """
         tokens = text.split()
-        if all(map(self._plain_word, tokens)) and self._context_words.isdisjoint(tokens):
+        if all(map(self._plain_word, tokens)) and not (self._in_context and self._in_context_concerns(tokens)):
             # Most captions: every rule keeps an accepted word, so there is nothing to decide.
             return " ".join(tokens).lower(), [], []
         decide = partial(self.rule.decide, clip=clip)

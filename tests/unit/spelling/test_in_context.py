@@ -46,6 +46,12 @@ def test_a_join_of_two_tokens_and_never_into_a_doubled_word():
     assert real_words().find("outdoors out doors".split(), 1, "outdoors") is None
 
 
+def test_a_caption_concerns_the_rule_only_if_it_holds_an_original():
+    rule = real_words()
+    assert rule.concerns("a band preforms".split()) and rule.concerns("play out doors".split())
+    assert not rule.concerns("he goes out now".split())  # "out" starts a join, but not here
+
+
 def test_read_pairs_skips_comments_and_names_a_bad_line(tmp_path):
     path = tmp_path / "pairs.txt"
     path.write_text("# reviewed\npreforms -> performs\n\nout doors -> outdoors\n")
