@@ -130,3 +130,17 @@ def test_a_token_beginning_a_frequent_name_is_a_clipping():
 def test_real_words_need_the_ranked_rule():
     with pytest.raises(ConfigError, match="real_words"):
         SpellingSettings(real_words="msrvtt/real_words.txt")
+
+
+def test_the_profile_switches_decide_which_in_context_rules_run():
+    from transforms.spelling import WordLists
+    from transforms.spelling.step import in_context_rule
+
+    lists = WordLists((), {}, {}, {}, {"mans": "men"}, {}, {"preforms": "performs"})
+    find, concerns = in_context_rule(SpellingSettings(suggestion="ranked", possessives=True), lists, STATS,
+                                     {**PHRASES, "s hand": 5})
+    assert concerns("a mans hand".split()) and concerns("a band preforms a".split())
+    assert find("a mans hand".split(), 1, "a").replacement == "man s"  # possessives first
+    assert find("a band preforms a".split(), 2, "band").replacement == "performs"
+    assert in_context_rule(SpellingSettings(suggestion="ranked"), WordLists((), {}, {}, {}, {"mans": "men"}),
+                           STATS, PHRASES) == (None, None)  # paper-like: neither rule
