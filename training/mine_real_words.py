@@ -44,7 +44,7 @@ def main():
             for at in range(len(tokens)):
                 for length in (1, 2):
                     original = " ".join(tokens[at:at + length])
-                    if original in seen:
+                    if at + length <= len(tokens) and original in seen:
                         seen[original] += 1
                         fix = rule.find(tokens, at, tokens[at - 1] if at else "")
                         changed[original] += fix is not None and fix.original == original
