@@ -14,8 +14,7 @@ Hunspell never rejects it. The words around the token say which it is:
 - after a subject ("he", "who"): the verb `mans` stays;
 - before a noun: a word the corpus writes after the possessive s ("s hand"), or, after a
   determiner ("a", "the", "another"), a word it writes after "the" ("the pocket"): the
-  possessive ("a mans hand" -> "a man s hand"; after a singular determiner the singular's:
-  "a womens voice" -> "a woman s voice"), rule `possessive_in_context`; for a token
+  possessive ("a mans hand" -> "a man s hand"), rule `possessive_in_context`; for a token
   Hunspell rejects the spelling step's split does much the same.
 
 Elsewhere the token is left to the spelling step's other rules.
@@ -29,8 +28,6 @@ SINGULAR_DETERMINERS = frozenset("a an another this that one each every".split()
 PLURAL_VERBS = frozenset("are were have do".split())
 SINGULAR_VERBS = frozenset("is was has does".split())
 SUBJECTS = frozenset("he she it who which that".split())
-# The singular of a plural that is not the token less its s ("womens": "a womens voice" is one woman's).
-SINGULARS = {"men": "man", "women": "woman", "children": "child"}
 DETERMINERS = SINGULAR_DETERMINERS | frozenset("the other his her their its".split())
 # Neither a plural's nor a singular's next word tells a possessive: these follow either.
 FUNCTION_WORDS = AFTER_A_PLURAL | PLURAL_VERBS | SINGULAR_VERBS | SINGULAR_DETERMINERS | frozenset(
@@ -74,8 +71,9 @@ class Possessives:
         if previous in COUNTING_WORDS or ends_phrase or following in PLURAL_VERBS:
             return plural, "plural_in_context"
         if following not in FUNCTION_WORDS and self._is_owned(following, previous in DETERMINERS):
-            owner = SINGULARS.get(singular, singular) if previous in SINGULAR_DETERMINERS else singular
-            return f"{owner} s", "possessive_in_context"
+            # "a childrens toy" is a toy for children: the determiner is the owned noun's, so "womens" stays
+            # "women s" after "a" too (tried: "woman s" there made more wrong changes than right ones).
+            return f"{singular} s", "possessive_in_context"
         return None
 
     def _is_owned(self, word: str, after_determiner: bool) -> bool:

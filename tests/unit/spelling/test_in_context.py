@@ -79,7 +79,7 @@ def test_mining_finds_a_commoner_word_one_edit_away_but_not_an_inflection():
     ("a mans hand", 1, "a", ("man s", "possessive_in_context")),
     ("some mens shoes", 1, "some", ("men", "plural_in_context")),
     ("the mens shoes", 1, "the", ("men s", "possessive_in_context")),
-    ("a mens shoes", 1, "a", ("man s", "possessive_in_context")),  # one man's: "a womens voice"
+    ("a mens shoes", 1, "a", ("men s", "possessive_in_context")),  # "a childrens toy": a toy for children
     ("he mans the boat", 1, "he", None),
     ("a mans the", 1, "a", None),
     ("another mans pocket", 1, "another", ("man s", "possessive_in_context")),  # "the pocket": a noun
