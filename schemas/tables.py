@@ -48,10 +48,16 @@ EDITS = pa.schema([
 
 # One row per token the spelling step changed; `position` is the token's
 # index in the caption as the spelling step received it. `score` is the
-# confidence of a ranked correction (null for the fixed rules).
+# confidence of a ranked correction (null for the fixed rules). The six counts are the
+# evidence of a real-word change (rule `real_word`; null on other rows): how often the
+# corpus writes the original and the replacement, and each after the word before and
+# before the word after.
 CORRECTIONS = pa.schema([
     required("sen_id", pa.int64()), required("position", pa.int32()), required("original"),
     required("replacement"), required("rule"), optional("score", pa.float64()),
+    optional("original_count", pa.int64()), optional("replacement_count", pa.int64()),
+    optional("original_with_previous", pa.int64()), optional("replacement_with_previous", pa.int64()),
+    optional("original_with_following", pa.int64()), optional("replacement_with_following", pa.int64()),
 ])
 
 # Tokens Hunspell rejects that the spelling step left as they were because no

@@ -66,6 +66,13 @@ class CorrectionRow(TokenRow):
     replacement: str
     rule: str
     score: Optional[float] = None
+    # The evidence of a real-word change (transforms/spelling/real_word.py, ContextEvidence); None elsewhere.
+    original_count: Optional[int] = None
+    replacement_count: Optional[int] = None
+    original_with_previous: Optional[int] = None
+    replacement_with_previous: Optional[int] = None
+    original_with_following: Optional[int] = None
+    replacement_with_following: Optional[int] = None
 
 
 @dataclass(frozen=True)

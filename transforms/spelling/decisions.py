@@ -139,6 +139,15 @@ def split_into_english_words(decision: Decision, token: Token, rule) -> Decision
     return decision if phrase is None else Decision(phrase, "segment", 1.0)
 
 
+def keep_name_clippings(decision: Decision, token: Token, rule) -> Decision:
+    """A token that begins a name the corpus writes often ("lambo" of "lamborghini") is a clipping, not a
+    typo of a shorter word (clippings.py): it stays, flagged for review, and the gate is not asked."""
+    if rule.clippings is None or not is_checked(decision) or not rule.clippings.clips(token.text):
+        return decision
+    return Decision(None, "clipped_name", flag="begins a name the corpus writes often: a clipping",
+                    candidate=decision.replacement or decision.candidate)
+
+
 def check_with_gate(decision: Decision, token: Token, rule) -> Decision:
     """The learned gate (gate.py) on a checked decision: its likeliest candidate replaces the token
     if it trusts it enough; else the token stays, flagged. No gate: the decision stands."""
@@ -173,6 +182,7 @@ DECISION_CHAIN = (
     correct_from_clip,
     correct_from_list,
     split_into_english_words,
+    keep_name_clippings,
     check_with_gate,
 )
 

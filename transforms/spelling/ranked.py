@@ -2,6 +2,7 @@
 from typing import Optional
 
 from transforms.spelling.candidates import CorpusCandidates
+from transforms.spelling.clippings import NameClippings
 from transforms.spelling.context import NO_OTHER_CAPTIONS, ContextChoice, OtherCaptions
 from transforms.spelling.corpus_rule import CorpusRule
 from transforms.spelling.decisions import Decision, Token, decide
@@ -49,6 +50,8 @@ class RankedCorrection:
         self.context_choice = ContextChoice(self.candidates, config)
         self.gate = gate
         self._suggestions = None
+        self.clippings = (NameClippings.of_corpus(token_stats or {}, self.dictionary.is_name, config.min_name_count)
+                          if config.keep_name_clippings else None)  # "lambo": kept (decisions.keep_name_clippings)
         if suggester is not None:
             self._suggestions = suggestions or suggestion_cache(suggester)
             self._evidence = Evidence(token_stats, phrases, self.candidates.support, self.dictionary.accepts,

@@ -50,6 +50,21 @@ class SpellingSettings:
     # annotators also write for a plural becomes the plural where its neighbours read plural
     # ("two mens are"), and is split into the possessive elsewhere ("womens soccer" -> "women s").
     plural_readings: str = ""
+    # Possessive, plural or singular read from the neighbours for every form of `plural_readings`, also the
+    # ones Hunspell accepts ("mans"): "two mans are" -> men, "a mans is" -> man, "a mans hand" -> man s
+    # (transforms/spelling/possessive.py).
+    possessives: bool = False
+    # Real-word errors: reviewed pairs (relative to `dictionaries/`; "" = none) of a word Hunspell accepts,
+    # or two words, that the corpus almost always writes for another ("preforms -> performs", "out doors ->
+    # outdoors"), each occurrence decided from its neighbours (transforms/spelling/real_word.py).
+    real_words: str = ""
+    real_word_min_support: int = 3  # the corpus writes the replacement beside the neighbours this often
+    real_word_margin: float = 3.0  # ...and no neighbour fits the word as written this many times better
+    # A split or join whose first or last word repeats its neighbour drops it ("warand and" -> "war and").
+    drop_doubled_words: bool = False
+    # A token that begins a name the corpus writes min_name_count times is a clipping of it ("lambo"):
+    # kept, never corrected (transforms/spelling/clippings.py).
+    keep_name_clippings: bool = False
     context_max_distance: int = 1  # the context chooses only among candidates this close
     # ...and, for tokens of four letters or more, only a candidate one slip or one left-out letter away
     context_common_typos: bool = False
@@ -95,5 +110,8 @@ class SpellingSettings:
                               "(the other rules do not read corpus counts, so a recheck would change nothing)")
         if self.gate and self.suggestion != "ranked":
             raise ConfigError("spelling.gate needs spelling.suggestion: ranked (it checks the ranked rule's decisions)")
+        if (self.real_words or self.possessives) and self.suggestion != "ranked":
+            raise ConfigError("spelling.real_words and spelling.possessives need spelling.suggestion: ranked "
+                              "(they read the corpus's counts)")
         if not 0.0 <= self.gate_threshold <= 1.0:
             raise ConfigError("spelling.gate_threshold must be in [0, 1]")

@@ -1,7 +1,7 @@
 """Step II over captions and videos: the mappings, then the profile's rule on every piece."""
 from dataclasses import replace
 from functools import lru_cache, partial
-from typing import Callable
+from typing import Callable, Optional
 
 from transforms.batch import rewrite_captions
 from transforms.corpus import corpus_aggregates
@@ -11,7 +11,9 @@ from transforms.spelling.first_suggestion import FirstSuggestion
 from transforms.spelling.gate import CorrectionGate, resolve_gate
 from transforms.spelling.hunspell import (RememberingDictionary, open_hunspell, open_suggester, shared,
                                          suggestion_cache)
+from transforms.spelling.possessive import Possessives
 from transforms.spelling.ranked import RankedCorrection, english_words
+from transforms.spelling.real_word import RealWords
 from transforms.spelling.settings import SpellingSettings
 from transforms.spelling.wordlists import WordLists
 from transforms.step import Step
@@ -19,9 +21,10 @@ from transforms.step import Step
 STEP = "spelling"
 
 
-def correction_row(position: int, original: str, replacement: str, rule: str, score=None) -> dict:
-    """A row of corrections/, without its sen_id."""
-    return {"position": position, "original": original, "replacement": replacement, "rule": rule, "score": score}
+def correction_row(position: int, original: str, replacement: str, rule: str, score=None, evidence=None) -> dict:
+    """A row of corrections/, without its sen_id; `evidence`: a real_word.ContextEvidence, as columns."""
+    row = {"position": position, "original": original, "replacement": replacement, "rule": rule, "score": score}
+    return {**row, **evidence.as_columns()} if evidence is not None else row
 
 
 def flagged_row(position: int, token: str, reason: str, candidate) -> dict:
@@ -34,7 +37,8 @@ def of_caption(sen_id: int, rows: list, row_type) -> list:
     return [row_type(sen_id=sen_id, **row) for row in rows]
 
 
-def correct_caption(text: str, mappings: tuple, decide: Callable, is_plain: Callable = lambda token: False) -> tuple:
+def correct_caption(text: str, mappings: tuple, decide: Callable, is_plain: Callable = lambda token: False,
+                    in_context: Optional[Callable] = None, drop_doubled: bool = False) -> tuple:
     """The corrected caption, its correction rows and its flagged rows (all without sen_id).
 
     `mappings` are (rule, {from: to}) pairs applied in turn to each token's
@@ -44,13 +48,35 @@ def correct_caption(text: str, mappings: tuple, decide: Callable, is_plain: Call
     keys holding a space never apply. Positions are token indexes in the
     caption this step received. A token `is_plain` says no mapping or rule
     would change is kept without asking them.
+
+    `in_context(tokens, position, previous)`, if given, is asked first about every token: a
+    real_word.RealWordFix it returns (a real-word error, a possessive read in context) replaces
+    the token, or two for a join, and the rest is not asked. `drop_doubled`: a split or join whose
+    first or last word repeats its neighbour drops it ("warand and" -> "war and", not "war and
+    and"), with a row of rule `doubled_word` (the word, replaced by nothing).
     """
     tokens = text.split()
     words, corrections, flagged = [], [], []
+    joined = 0  # tokens a join has taken already
     for position, token in enumerate(tokens):
+        if joined:
+            joined -= 1
+            continue
+        fix = in_context(tokens, position, words[-1] if words else "") if in_context else None
+        if fix is not None:
+            corrections.append(correction_row(position, fix.original, fix.replacement, fix.rule,
+                                              evidence=fix.evidence))
+            joined = fix.length - 1
+            after_fix = tokens[position + fix.length] if position + fix.length < len(tokens) else ""
+            pieces = fix.replacement.split()
+            if drop_doubled:
+                pieces = _without_doubles(pieces, words[-1] if words else "", after_fix, position, corrections)
+            words.append(" ".join(pieces))  # as the rules' splits are: one entry
+            continue
         if is_plain(token):
             words.append(token)
             continue
+        start = len(words)
         pieces = [token]
         for rule, mapping in mappings:
             pieces = _map_pieces(pieces, mapping, rule, position, corrections)
@@ -65,7 +91,25 @@ def correct_caption(text: str, mappings: tuple, decide: Callable, is_plain: Call
             elif decision.flag:
                 flagged.append(flagged_row(position, piece, decision.flag, decision.candidate))
             words.append(piece)
+        if drop_doubled:
+            written = " ".join(words[start:]).split()  # a split piece is one entry holding a space
+            kept = _without_doubles(written, words[start - 1] if start else "", after_token, position, corrections)
+            if len(kept) < len(written):
+                words[start:] = kept
     return " ".join(words).lower(), corrections, flagged
+
+
+def _without_doubles(pieces: list, previous: str, following: str, position: int, corrections: list) -> list:
+    """The words a token was split into (or two were joined into), less a first word that repeats the word
+    before or a last word that repeats the word after, each dropped with a `doubled_word` row. A token
+    that stays one word keeps it ("sister sister" is a show's name)."""
+    if len(pieces) > 1 and pieces[-1] == following:
+        corrections.append(correction_row(position, pieces[-1], "", "doubled_word"))
+        pieces = pieces[:-1]
+    if len(pieces) > 1 and pieces[0] == previous:
+        corrections.append(correction_row(position, pieces[0], "", "doubled_word"))
+        pieces = pieces[1:]
+    return pieces
 
 
 def _map_pieces(pieces, mapping, rule, position, corrections):
@@ -99,6 +143,28 @@ def rule_for(config, word_lists: WordLists, checker, token_stats, phrases, use_g
                             word_lists.common_misspellings, gate, suggester, dictionary, suggestions, english)
 
 
+def in_context_rule(config, word_lists: WordLists, token_stats, phrases) -> tuple:
+    """(find, concerns) of the decisions asked about every token, accepted or not (correct_caption's
+    `in_context`): possessives read in context, then real-word errors; (None, None) if the profile has
+    neither. `concerns(tokens)`: whether a caption holds anything they may change."""
+    readers = []
+    if config.possessives and word_lists.plural_readings:
+        readers.append(Possessives(word_lists.plural_readings, phrases, config.min_phrase_count))
+    if word_lists.real_words:
+        readers.append(RealWords(word_lists.real_words, token_stats, phrases, config.real_word_min_support,
+                                 config.real_word_margin))
+    if not readers:
+        return None, None
+
+    def find(tokens: list, at: int, previous: str):
+        return next((fix for reader in readers for fix in [reader.find(tokens, at, previous)] if fix), None)
+
+    def concerns(tokens: list) -> bool:
+        return any(reader.concerns(tokens) for reader in readers)
+
+    return find, concerns
+
+
 class Speller:
     """Step II ready to run: Hunspell with the vocabulary, the mappings and the profile's rule.
 
@@ -116,6 +182,8 @@ class Speller:
         self._mapped = word_lists.mapped
         dictionary = shared(key + ("dictionary",), lambda: RememberingDictionary(self._checker))
         self.rule = rule_for(config, word_lists, self._checker, token_stats, phrases, use_gate, dictionary)
+        self._in_context, self._in_context_concerns = in_context_rule(config, word_lists, token_stats, phrases)
+        self._drop_doubled = config.drop_doubled_words
         self._plain_word = shared(key + ("plain words", word_lists.mapped),
                                   lambda: lru_cache(maxsize=500_000)(partial(is_plain_word, self._checker,
                                                                              word_lists.mapped)))
@@ -126,11 +194,12 @@ class Speller:
         `clip`: the words the other captions of the same clip write (OtherCaptions).
         """
         tokens = text.split()
-        if all(map(self._plain_word, tokens)):
+        if all(map(self._plain_word, tokens)) and not (self._in_context and self._in_context_concerns(tokens)):
             # Most captions: every rule keeps an accepted word, so there is nothing to decide.
             return " ".join(tokens).lower(), [], []
         decide = partial(self.rule.decide, clip=clip)
-        return correct_caption(text, self._word_lists.mappings, decide, self._plain_word)
+        return correct_caption(text, self._word_lists.mappings, decide, self._plain_word, self._in_context,
+                               self._drop_doubled)
 
 
 def is_plain_word(checker, mapped: frozenset, token: str) -> bool:

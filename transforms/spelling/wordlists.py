@@ -69,14 +69,19 @@ class WordLists:
     plural_readings: dict  # run-together possessives that are plurals in some contexts ("mens" -> "men")
     # A general list: the last resort (transforms/spelling/decisions.py, correct_from_list).
     common_misspellings: dict = field(default_factory=dict)
+    # Reviewed real-word errors ("preforms" -> "performs", "out doors" -> "outdoors"; real_word.py).
+    real_words: dict = field(default_factory=dict)
 
     @classmethod
     def read(cls, config) -> "WordLists":
+        from transforms.spelling.real_word import read_pairs
+
         return cls(read_word_list(config.custom_words) if config.custom_words else (),
                    read_mapping(config.british_to_american), read_mapping(config.splits),
                    read_mapping(config.misspellings) if config.misspellings else {},
                    read_mapping(config.plural_readings) if config.plural_readings else {},
-                   read_common_misspellings(config.common_misspellings) if config.common_misspellings else {})
+                   read_common_misspellings(config.common_misspellings) if config.common_misspellings else {},
+                   read_pairs(config.real_words) if config.real_words else {})
 
     @property
     def mappings(self) -> tuple:
