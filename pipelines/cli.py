@@ -1,10 +1,10 @@
 """The `capclean` command line: the parser built from COMMANDS, the dispatch, and every error as one
 line with a documented exit code. No command's body is here: each command is one module
-(pipelines/commands/__init__.py lists them)."""
+(pipelines/commands/registry.py lists them)."""
 import argparse
 import sys
 
-from pipelines.commands import COMMANDS
+from pipelines.commands.registry import COMMANDS
 from pipelines.commands.arguments import BEAM_HELP
 from pipelines.commands.command import EXIT_INTERRUPTED, EXIT_USAGE, BeamOptions
 from pipelines.output.object_store import run_with_object_store

@@ -1,7 +1,7 @@
 """What every `capclean` command is, as transforms/step.py is for the cleaning steps.
 
 A command is one module with a subclass of Command, and one line in COMMANDS
-(pipelines/commands/__init__.py). The command line (pipelines/cli.py) builds its parser, its
+(pipelines/commands/registry.py). The command line (pipelines/cli.py) builds its parser, its
 dispatch and its exit codes from COMMANDS alone; the contract every command keeps is tested once
 over COMMANDS (tests/unit/layout/test_command_contract.py).
 """

@@ -78,16 +78,16 @@ Module: `count_command.py`.
   an earlier capclean output.
 '''
 
-# Run in a fresh interpreter: pipelines/commands/__init__.py with one import and one line added to COMMANDS
+# Run in a fresh interpreter: pipelines/commands/registry.py with one import and one line added to COMMANDS
 # stands in for the edited file.
 RUN = '''
 import sys
 from pathlib import Path
-import pipelines.commands as commands
+import pipelines.commands.registry as commands
 source = Path(commands.__file__).read_text()
 edited = source.replace("\\nCOMMANDS = (", "\\nfrom count_command import Count\\n\\nCOMMANDS = (", 1)
 edited = edited.replace("\\n)\\n", "\\n    Count(),\\n)\\n", 1)
-assert edited.count("Count") == 2, "pipelines/commands/__init__.py is not as this test expects"
+assert edited.count("Count") == 2, "pipelines/commands/registry.py is not as this test expects"
 exec(compile(edited, commands.__file__, "exec"), commands.__dict__)
 from pipelines.cli import main
 sys.exit(main(sys.argv[1:]))

@@ -5,7 +5,7 @@ names are built once for the session (tiny: six videos, Beam's in-process runner
 import pytest
 
 from pipelines.cli import build_parser
-from pipelines.commands import COMMANDS
+from pipelines.commands.registry import COMMANDS
 
 
 @pytest.fixture(scope="module", params=COMMANDS, ids=[command.name for command in COMMANDS])
