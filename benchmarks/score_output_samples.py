@@ -3,7 +3,8 @@ from an earlier run (docs/devsets.md, "Issue 42's held-out samples").
 
 - `untouched`: the captions no step touched in the earlier run, labelled `ok` or `error` with
   `word -> intended` pairs. A labelled error is *missed* when the new run's caption still holds the
-  erroneous words; an `ok` caption the new run changed is a *wrong change*.
+  erroneous words; an `ok` caption whose words the new run changed is a *wrong change* (one it no longer
+  writes, removed by step III or split by step IV, is counted apart: no word of it was changed).
 - `dedup`: step III's non-identical removals, labelled whether the removed caption states a detail its
   kept caption lacks. Of the sample's captions the new run still removes with the same kept caption, how
   many lose a detail; removals whose kept caption changed are listed, to be labelled again. With
@@ -42,14 +43,16 @@ def holds_words(caption: str, words: str) -> bool:
 
 def score_untouched(labelled: list, captions_now: dict) -> dict:
     """labelled: rows of the untouched sample; captions_now: sen_id -> the new run's caption (absent when
-    the new run removed or split it away: its text then counts as empty)."""
+    the new run removed or split it away: an error's text then counts as gone, an ok caption as gone)."""
     errors = [row for row in labelled if row["label"] == "error"]
     missed = [row["sen_id"] for row in errors
               if any(holds_words(captions_now.get(int(row["sen_id"]), ""), wrong)
                      for wrong, _ in error_pairs(row["intended"]))]
-    changed_ok = [row["sen_id"] for row in labelled
-                  if row["label"] == "ok" and captions_now.get(int(row["sen_id"])) != row["caption"]]
-    return {"errors": len(errors), "missed": missed, "ok": len(labelled) - len(errors), "changed_ok": changed_ok}
+    ok = [row for row in labelled if row["label"] == "ok"]
+    changed_ok = [row["sen_id"] for row in ok
+                  if int(row["sen_id"]) in captions_now and captions_now[int(row["sen_id"])] != row["caption"]]
+    gone_ok = [row["sen_id"] for row in ok if int(row["sen_id"]) not in captions_now]
+    return {"errors": len(errors), "missed": missed, "ok": len(ok), "changed_ok": changed_ok, "gone_ok": gone_ok}
 
 
 def score_dedup(labelled: list, removed_now: dict) -> dict:
@@ -88,7 +91,8 @@ def main() -> None:
         captions = {row["sen_id"]: row["caption"] for row in read_table(args.run, "captions", ["sen_id", "caption"])}
         result = score_untouched(labelled, captions)
         print(f"labelled errors: {result['errors']}; missed: {len(result['missed'])} {result['missed']}")
-        print(f"ok captions: {result['ok']}; changed by the new run: {len(result['changed_ok'])} {result['changed_ok']}")
+        print(f"ok captions: {result['ok']}; their words changed by the new run: {len(result['changed_ok'])} "
+              f"{result['changed_ok']}; not in its captions (removed or split): {len(result['gone_ok'])} {result['gone_ok']}")
         return
     result = score_dedup(labelled, {row["sen_id"]: row["kept_sen_id"] for row in dedup_removals(args.run)})
     still = result["still_removed_same_kept"]

@@ -21,8 +21,10 @@ def test_an_error_still_written_is_missed_and_an_ok_caption_changed_is_counted()
         {"sen_id": "3", "caption": "a cat sleeps", "label": "ok", "intended": ""},
         {"sen_id": "4", "caption": "a dog runs", "label": "ok", "intended": ""},
     ]
+    labelled.append({"sen_id": "5", "caption": "a cow grazes", "label": "ok", "intended": ""})
     now = {1: "a band performs a song", 2: "poring milk", 3: "a cat sleeps", 4: "a dog run"}
-    assert score_untouched(labelled, now) == {"errors": 2, "missed": ["2"], "ok": 2, "changed_ok": ["4"]}
+    assert score_untouched(labelled, now) == {"errors": 2, "missed": ["2"], "ok": 3, "changed_ok": ["4"],
+                                              "gone_ok": ["5"]}
 
 
 def test_a_removal_counts_only_while_its_kept_caption_is_the_one_labelled():
