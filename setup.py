@@ -34,9 +34,6 @@ setup(
         "onnxruntime>=1.17",
         "onnx>=1.15",  # step IV rewrites its model's graph at load (transforms/runon/per_row_quantization.py)
         "tokenizers>=0.15",
-        # Step II's general-English evidence in the default profile (transforms/spelling/general_english.py).
-        "wordfreq>=3.0",
-        "symspellpy>=6.7",
         # The evaluation's antonyms and inflections (transforms/evaluation/lexicon.py); WordNet itself
         # comes from Debian's wordnet-base (make install).
         "nltk>=3.10,<3.11",

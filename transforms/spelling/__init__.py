@@ -13,7 +13,6 @@ The modules, each importing only those above it:
   wordlists.py         the profile's word lists
   hunspell.py          Hunspell, the gate's suggester, what the rules ask of them (Dictionary)
   typos.py             the shapes of typos and plurals, pure functions of two words
-  general_english.py   general English: wordfreq's frequencies, symspellpy's index and segmentation
   candidates.py        the corpus words a token may stand for, and their weights
   gate.py              the learned gate: its candidates' features and the ONNX classifier
   context.py           the neighbouring words and the clip's other captions

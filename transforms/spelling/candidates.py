@@ -3,15 +3,14 @@
 Generating and weighing candidates only: what the rules make of them is decided
 in corpus_rule.py, context.py and decisions.py.
 """
+from rapidfuzz.distance import OSA
+from rapidfuzz.process import extract
 
-from transforms.spelling.general_english import (NUMBER_WORDS, RUN_ON_FIRST_WORDS, RUN_ON_WORDS, WordIndex,
-                                                 is_plausible_english_typo, zipf)
 from transforms.spelling.typos import is_plausible_typo, is_slip
 
 
 class CorpusCandidates:
-    """Candidates from the corpus statistics: close words, two-word splits, phrase counts; and, given
-    `english` (general_english.EnglishWords), the common English words close to a token.
+    """Candidates from the corpus statistics: close words, two-word splits, phrase counts.
 
     `stats`: word -> (count, videos); `phrases`: "left right" -> count; `dictionary`: a
     hunspell.Dictionary; `mapped`: the words a mapping rewrites, which no candidate may be.
@@ -19,19 +18,14 @@ class CorpusCandidates:
     gate's candidates).
     """
 
-    def __init__(self, stats: dict, phrases: dict, dictionary, mapped: frozenset, config, rare_words: bool = False,
-                 english=None):
+    def __init__(self, stats: dict, phrases: dict, dictionary, mapped: frozenset, config, rare_words: bool = False):
         self.stats = stats
         self.phrases = phrases
         self._dictionary = dictionary
         self._mapped = mapped
         self._config = config
-        self.english = english
-        self._trusted = self._corpus_words(config.min_candidate_count, config.name_candidates)
-        self._rare = self._corpus_words(1, False) if rare_words else frozenset()
-        # symspellpy's symmetric deletes find a token's close words (the search this module once did by hand).
-        self._index = WordIndex({word: self.count(word) for word in self._trusted | self._rare},
-                                config.max_edit_distance)
+        self._trusted_by_shape = self._words_by_shape(config.min_candidate_count, config.name_candidates)
+        self._rare_by_shape = self._words_by_shape(1, False) if rare_words else {}
 
     def count(self, word: str) -> int:
         return self.stats.get(word, (0, 0))[0]
@@ -50,41 +44,18 @@ class CorpusCandidates:
         Hunspell accepts) within the edit distance allowed for the token's length."""
         if len(piece) < min_length:
             return []  # too short to tell a typo from an abbreviation or a name
-        words = self._rare if rare else self._trusted
-        return [(word, distance, self.weight(piece, word))
-                for word, distance in self._index.close(piece, self.max_distance(piece))
-                if word in words and is_plausible_typo(piece, word, distance)]
-
-    def english_words(self, piece: str, min_length: int) -> list:
-        """(word, distance, Zipf value) of the common English words (general_english.py) within the edit
-        distance allowed for the token's length, of a plausible typo's shape; [] without `english`."""
-        if self.english is None or len(piece) < min_length:
-            return []
-        return [(word, distance, value) for word, distance, value in self.english.close(piece, self.max_distance(piece))
-                if is_plausible_english_typo(piece, word, distance)]
-
-    def english_split(self, piece: str):
-        """'settwo' -> 'set two', 'lakeon' -> 'lake on': symspellpy's segmentation of a run-together token
-        into two words, each accepted by Hunspell as written and common English, `general_zipf_margin` more
-        common than the token, one of them a RUN_ON_WORDS word, which a compound does not hold. None otherwise
-        (and without `english`): two other words are a compound as often as two words ("powertool", but
-        "longboard", "waterslide")."""
-        if self.english is None:
-            return None
-        words = self.english.index.segment(piece)
-        least = max(self._config.general_min_zipf, zipf(piece) + self._config.general_zipf_margin)
-        if len(words) != 2 or not all(self._dictionary.accepts(word) and word not in self._mapped
-                                      and zipf(word) >= least for word in words):
-            return None
-        first, second = words
-        # A short word before a function word is as likely a name ("faris": far is), not before a number.
-        shortest = 3 if second in NUMBER_WORDS else 4
-        if (second in RUN_ON_WORDS and len(first) >= shortest) or (first in RUN_ON_FIRST_WORDS and len(second) >= 4):
-            return " ".join(words)
-        return None
-
-    def max_distance(self, piece: str) -> int:
-        return self._config.max_edit_distance if len(piece) > 5 else 1
+        by_shape = self._rare_by_shape if rare else self._trusted_by_shape
+        max_distance = self._config.max_edit_distance if len(piece) > 5 else 1
+        found = []
+        for length in range(len(piece) - max_distance, len(piece) + max_distance + 1):
+            words = by_shape.get((length, piece[0]))
+            if not words:
+                continue
+            for word, distance, _ in extract(piece, words, scorer=OSA.distance, score_cutoff=max_distance,
+                                             limit=None):
+                if is_plausible_typo(piece, word, int(distance)):
+                    found.append((word, int(distance), self.weight(piece, word)))
+        return found
 
     def three_letter_candidates(self, piece: str) -> tuple:
         """Words one edit from a three-letter token that the corpus writes very often ("and", "the", "with").
@@ -114,11 +85,15 @@ class CorpusCandidates:
         a_word_alone = len(word) > 1 or word in ("a", "i")
         return a_word_alone and self._dictionary.accepts_in_any_case(word) and word not in self._mapped
 
-    def _corpus_words(self, min_count: int, names: bool) -> frozenset:
+    def _words_by_shape(self, min_count: int, names: bool) -> dict:
         """Corpus words annotators write at least `min_count` times, that Hunspell accepts (or knows as names,
-        if `names`)."""
+        if `names`), by (length, first letter): a candidate keeps the token's first letter (is_plausible_typo),
+        so only those words need comparing."""
         accepts = self._dictionary.accepts
-        return frozenset(word for word, (count, _) in self.stats.items()
-                         if count >= min_count and word.isalpha() and word not in self._mapped and (
-                             accepts(word) or (names and count >= self._config.min_name_count
-                                               and accepts(word.capitalize()))))
+        by_shape = {}
+        for word, (count, _) in self.stats.items():
+            if count >= min_count and word.isalpha() and word not in self._mapped and (
+                    accepts(word) or (names and count >= self._config.min_name_count
+                                      and accepts(word.capitalize()))):
+                by_shape.setdefault((len(word), word[0]), []).append(word)
+        return {shape: sorted(words) for shape, words in by_shape.items()}

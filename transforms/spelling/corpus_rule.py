@@ -8,12 +8,7 @@ from functools import lru_cache
 from typing import Optional
 
 from transforms.spelling.decisions import KEEP, Decision, flagged
-from transforms.spelling.general_english import digits_and_word, past_given_ed, same_ending, zipf
-from transforms.spelling.typos import is_common_typo, is_slip, takes_plain_s
-
-# A common English word is chosen over the next at its distance when it is this much more common (Zipf: 0.7
-# is five times, the corpus rule's `margin`).
-ENGLISH_MARGIN = 0.7
+from transforms.spelling.typos import is_slip, takes_plain_s
 
 
 class CorpusRule:
@@ -41,7 +36,7 @@ class CorpusRule:
         if self._config.case_variants and self._dictionary.accepts_in_some_case(piece):
             return self._case_or_slip(piece)
         if not (piece.isalpha() and piece.isascii()):
-            return self._digits_and_word(piece) or Decision(None, "not_a_word")
+            return Decision(None, "not_a_word")
         count, videos = self._candidates.stats.get(piece, (0, 0))
         if self._config.dropped_g and self._drops_a_g(piece):
             return Decision(piece + "g", "dropped_g", 1.0)
@@ -53,16 +48,9 @@ class CorpusRule:
         if piece.endswith("s") and self._dictionary.accepts_in_any_case(piece[:-1]) and (
                 not self._config.regular_plurals or takes_plain_s(piece[:-1])):
             return Decision(None, "plural")  # "volcanos", "lamborghinis": a known word, pluralised
-        past = past_given_ed(piece) if self._config.general_english else None
-        if past is not None and self._dictionary.accepts(past):
-            return Decision(past, "irregular_past", 1.0)  # "stucked": not "stacked", nor kept as inflected
         candidates = self._candidates.close_words(piece, min_length=4)
         if self._config.inflections and self._inflected(piece) and not any(is_slip(piece, w) for w, _, _ in candidates):
             return Decision(None, "inflected")  # "puppeted": a known word, regularly inflected
-        if not candidates and self._config.general_english:
-            english = self._english_word(piece, videos)
-            if english is not None:
-                return english
         if not candidates:
             # Too short for the corpus alone to choose ("aer", "amd"): only the context may.
             short = self._candidates.three_letter_candidates(piece) if len(piece) == 3 else ()
@@ -122,36 +110,6 @@ class CorpusRule:
         score = best_weight / (best_weight + (rival[2] if rival else 0) + count)
         context_decides = tuple(candidates) if len(piece) <= self._config.context_short_length else ()
         return Decision(best_word, "ranked", round(score, 4), candidates=context_decides)
-
-    def _digits_and_word(self, piece: str) -> Optional[Decision]:
-        """'1cup' -> '1 cup': digits and a common English word, the space forgotten."""
-        parts = digits_and_word(piece) if self._config.general_english else ()
-        if not parts:
-            return None
-        word = parts[1]
-        if word in self._mapped or not self._dictionary.accepts(word) or zipf(word) < self._config.general_min_zipf:
-            return None
-        return Decision(" ".join(parts), "digits", 1.0)
-
-    def _english_word(self, piece: str, videos: int) -> Optional[Decision]:
-        """The common English word a token the corpus has no close word for misspells (general_english.py):
-        one common typo away (typos.is_common_typo), `general_zipf_margin` more common in English than the
-        token, and clearly more common than the next such word at its distance. A token many videos write
-        is the corpus's own word; one English knows well enough (a name, slang) is no typo."""
-        if videos >= self._config.domain_min_videos or len(piece) < 5:
-            return None
-        token_zipf = zipf(piece)
-        least = max(self._config.general_min_zipf, token_zipf + self._config.general_zipf_margin)
-        found = sorted(((distance, -value, word) for word, distance, value in self._candidates.english_words(piece, 5)
-                        if value >= least and is_common_typo(piece, word) and same_ending(piece, word)))
-        if not found:
-            return None
-        distance, best, word = found[0][0], -found[0][1], found[0][2]
-        rival = max((-value for other, value, _ in found[1:] if other == distance), default=0.0)
-        if rival and best - rival < ENGLISH_MARGIN:
-            return None
-        score = 10 ** best / (10 ** best + (10 ** rival if rival else 0) + 10 ** token_zipf)
-        return Decision(word, "english", round(score, 4))
 
     def _inflected(self, piece: str) -> bool:
         """'puppeted', 'shooted': a known word with a regular ending the dictionary does not list."""

@@ -8,8 +8,6 @@ decision or a new one.
 from dataclasses import dataclass, replace
 from typing import Optional
 
-from rapidfuzz.distance import OSA
-
 from transforms.spelling.context import OtherCaptions, clip_choice, reads_plural
 from transforms.spelling.gate import CHECKED_RULES, likeliest
 from transforms.spelling.typos import is_common_typo
@@ -64,23 +62,6 @@ def decide_on_corpus(decision: Decision, token: Token, rule) -> Decision:
     return rule.corpus_rule.decide(token.text, rule.dictionary.is_name(token.previous))
 
 
-def prefer_a_corpus_word(decision: Decision, token: Token, rule) -> Decision:
-    """An `english` correction stands only if neither Hunspell's suggestions nor the words of the clip's
-    other captions (up to three edits away, the first letter kept) hold a word the corpus writes far more
-    often (count_ratio times, and min_candidate_count times at least): "restraunt" where another caption
-    writes "restaurant" is not "restraint", which annotators hardly write. The token stays, flagged with
-    that word."""
-    if decision.rule != "english":
-        return decision
-    least = max(rule.config.min_candidate_count, rule.config.count_ratio * rule.candidates.count(decision.replacement))
-    in_clip = [word for word in token.clip.words() if word[:1] == token.text[:1]
-               and OSA.distance(token.text, word, score_cutoff=3) <= 3]
-    for word in (*rule.suggestions(token.text), *sorted(in_clip)):
-        if word != decision.replacement and word.isalpha() and rule.candidates.count(word) >= least:
-            return flagged(f"a word the corpus writes more often is close ({word})", word)
-    return decision
-
-
 def decide_in_context(decision: Decision, token: Token, rule) -> Decision:
     """Candidates the corpus left open: the one the neighbouring words clearly choose (context.py)."""
     if not (rule.config.context and decision.candidates):
@@ -130,15 +111,6 @@ def correct_from_list(decision: Decision, token: Token, rule) -> Decision:
     return Decision(word, "misspelling_list", 1.0)
 
 
-def split_into_english_words(decision: Decision, token: Token, rule) -> Decision:
-    """A token still flagged that runs a common word into a function word, a pronoun or a number is split
-    ("settwo", "lakeon") (CorpusCandidates.english_split, with `general_english`)."""
-    if not (rule.config.general_english and decision.rule == "flagged"):
-        return decision
-    phrase = rule.candidates.english_split(token.text)
-    return decision if phrase is None else Decision(phrase, "segment", 1.0)
-
-
 def keep_name_clippings(decision: Decision, token: Token, rule) -> Decision:
     """A token that begins a name the corpus writes often ("lambo" of "lamborghini") is a clipping, not a
     typo of a shorter word (clippings.py): it stays, flagged for review, and the gate is not asked."""
@@ -175,13 +147,11 @@ def gate_verdict(decision: Decision, word: str, probability: float, threshold: f
 # The order in which the ranked rule's layers overrule each other, first to last.
 DECISION_CHAIN = (
     decide_on_corpus,
-    prefer_a_corpus_word,
     decide_in_context,
     read_plural_in_context,
     require_clip_evidence,
     correct_from_clip,
     correct_from_list,
-    split_into_english_words,
     keep_name_clippings,
     check_with_gate,
 )

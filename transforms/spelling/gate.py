@@ -28,15 +28,13 @@ GATE_DIR = Path(__file__).resolve().parent / "gate_model"
 
 # The rule decisions the gate checks: those that change a token on the corpus's evidence. The
 # curated mappings (british, the split list, the vocabulary's misspellings) are not checked.
-CHECKED_RULES = ("ranked", "context", "clip", "misspelling_list", "dropped_g", "plural_in_context", "split",
-                 "english", "segment")
+CHECKED_RULES = ("ranked", "context", "clip", "misspelling_list", "dropped_g", "plural_in_context", "split")
 # Where a candidate comes from: the rule's own correction (by its rule) or flagged candidate,
-# Hunspell's suggestions, the corpus's words (written at least min_candidate_count times, or rarer),
-# and common English words (general_english.py).
-SOURCES = CHECKED_RULES + ("flagged", "hunspell", "corpus", "rare", "general")
+# Hunspell's suggestions, and the corpus's words (written at least min_candidate_count times, or rarer).
+SOURCES = CHECKED_RULES + ("flagged", "hunspell", "corpus", "rare")
 # Why the rule flagged the token (the start of Decision.flag), one feature each.
 FLAG_REASONS = ("no close word", "an uncommon typo", "the best candidate", "short token", "follows a name",
-                "two known words", "no clear best", "a word the corpus writes more often")
+                "two known words", "no clear best")
 HUNSPELL_SUGGESTIONS = 5  # the first suggestions that are candidates
 
 FEATURES = (
@@ -47,7 +45,6 @@ FEATURES = (
     "same_first_letter", "candidate_is_name",
     *(f"source_{source}" for source in SOURCES), *(f"flag_{reason.replace(' ', '_')}" for reason in FLAG_REASONS),
     "bigram_fit", "bigram_fit_over_others", "bigram_fit_over_token", "candidates",
-    "token_zipf", "candidate_zipf", "candidate_zipf_over_token",
 )
 
 
@@ -63,11 +60,10 @@ class Evidence:
     is_slip: Callable  # (typo, word) -> a slip of the hand (transforms/spelling/typos.py)
     lacks_a_letter: Callable
     is_common_typo: Callable
-    zipf: Callable  # how common a word (a phrase: its rarest word) is in English (general_english.zipf)
 
 
 def candidate_sources(token: str, proposal: Optional[str], proposal_source: str, suggestions: list,
-                      corpus_words: list, rare_words: list, general_words: list = ()) -> dict:
+                      corpus_words: list, rare_words: list) -> dict:
     """word -> where it came from, the rule's proposal first; never the token itself."""
     found = {}
     if proposal:
@@ -75,7 +71,7 @@ def candidate_sources(token: str, proposal: Optional[str], proposal_source: str,
     for word in suggestions[:HUNSPELL_SUGGESTIONS]:
         if word.replace(" ", "").isalpha():
             found.setdefault(word, "hunspell")
-    for source, words in (("corpus", corpus_words), ("rare", rare_words), ("general", general_words)):
+    for source, words in (("corpus", corpus_words), ("rare", rare_words)):
         for word in words:
             found.setdefault(word, source)
     found.pop(token, None)
@@ -100,7 +96,6 @@ def candidate_features(token: str, candidates: dict, flag: Optional[str], previo
     token_fit = bigram_fit(token, previous, following, evidence.stats, evidence.phrases)
     suggested = evidence.suggestions(token)
     token_count, token_videos = evidence.stats.get(token, (0, 0))
-    token_zipf = evidence.zipf(token)
     rows = []
     for word, source in candidates.items():
         parts = word.split()
@@ -109,9 +104,6 @@ def candidate_features(token: str, candidates: dict, flag: Optional[str], previo
         rank = suggested.index(word) if word in suggested else None
         count = min(evidence.stats.get(part, (0, 0))[0] for part in parts)
         others = [fit for other, fit in fits.items() if other != word]
-        # How common a one-word candidate is in English; a split is no English word ("fast action" is not
-        # commoner than "fastaction" because "fast" is common): 0, as for a word English does not write.
-        english = evidence.zipf(word) if one_word else 0.0
         rows.append([
             distance, distance / len(token), len(token),
             one_word and evidence.is_slip(token, word), one_word and evidence.lacks_a_letter(token, word),
@@ -126,7 +118,6 @@ def candidate_features(token: str, candidates: dict, flag: Optional[str], previo
             one_word and evidence.is_name(word),
             *(source == name for name in SOURCES), *(bool(flag) and flag.startswith(reason) for reason in FLAG_REASONS),
             fits[word], fits[word] - max(others, default=-30.0), fits[word] - token_fit, len(candidates),
-            token_zipf, english, english - token_zipf,
         ])
     return [[float(value) for value in row] for row in rows]
 

@@ -6,8 +6,7 @@ from transforms.spelling.clippings import NameClippings
 from transforms.spelling.context import NO_OTHER_CAPTIONS, ContextChoice, OtherCaptions
 from transforms.spelling.corpus_rule import CorpusRule
 from transforms.spelling.decisions import Decision, Token, decide
-from transforms.spelling.gate import HUNSPELL_SUGGESTIONS, Evidence, candidate_features, candidate_sources
-from transforms.spelling.general_english import EnglishWords, zipf
+from transforms.spelling.gate import Evidence, candidate_features, candidate_sources
 from transforms.spelling.hunspell import Dictionary, suggestion_cache
 from transforms.spelling.typos import is_common_typo, is_slip, lacks_a_letter
 
@@ -30,42 +29,33 @@ class RankedCorrection:
     Hunspell its candidates come from besides the rule's (hunspell.open_suggester). `dictionary` (a
     hunspell.Dictionary of `checker`) and `suggestions` (hunspell.suggestion_cache of `suggester`):
     given, they are used instead of new ones (the recheck rounds share step II's, and their answers).
-    `english`: the common English words (general_english.EnglishWords) with `general_english`; built here
-    if not given.
     """
 
     def __init__(self, checker, config, token_stats: dict, phrases: dict, mapped: frozenset = frozenset(),
                  plural_readings: Optional[dict] = None, common_misspellings: Optional[dict] = None,
-                 gate=None, suggester=None, dictionary=None, suggestions=None, english=None):
+                 gate=None, suggester=None, dictionary=None, suggestions=None):
         self.config = config
         self.dictionary = dictionary or Dictionary(checker)
         self.mapped = mapped
         self.plural_readings = plural_readings or {}  # "mens" -> "men", where the context reads a plural
         self.common_misspellings = common_misspellings or {}  # "restuarant" -> "restaurant"
-        if config.general_english and english is None:
-            english = english_words(config, self.dictionary, mapped)
         self.candidates = CorpusCandidates(token_stats, phrases, self.dictionary, mapped, config,
-                                           rare_words=suggester is not None, english=english)
+                                           rare_words=suggester is not None)
         self.corpus_rule = CorpusRule(self.dictionary, self.candidates, mapped, config)
         self.context_choice = ContextChoice(self.candidates, config)
         self.gate = gate
-        self._suggestions = None
         self.clippings = (NameClippings.of_corpus(token_stats or {}, self.dictionary.is_name, config.min_name_count)
                           if config.keep_name_clippings else None)  # "lambo": kept (decisions.keep_name_clippings)
         if suggester is not None:
             self._suggestions = suggestions or suggestion_cache(suggester)
             self._evidence = Evidence(token_stats, phrases, self.candidates.support, self.dictionary.accepts,
                                       self.dictionary.is_name, self._suggestions, is_slip, lacks_a_letter,
-                                      is_common_typo, zipf)
+                                      is_common_typo)
 
     def decide(self, piece: str, previous: str = "", following: str = "",
                clip: OtherCaptions = NO_OTHER_CAPTIONS) -> Decision:
         """`clip`: the words the other captions of the token's clip write."""
         return decide(Token(piece, previous, following, clip), self)
-
-    def suggestions(self, piece: str) -> tuple:
-        """Hunspell's first suggestions for the token (lower case; the gate's suggester), () without a gate."""
-        return self._suggestions(piece)[:HUNSPELL_SUGGESTIONS] if self._suggestions is not None else ()
 
     def gate_candidates(self, token: Token, decision: Decision) -> tuple:
         """(candidate -> its source, one feature row per candidate) of a decision the gate checks."""
@@ -76,12 +66,6 @@ class RankedCorrection:
         candidates = candidate_sources(
             piece, proposal, source, list(self._suggestions(piece)),
             [word for word, _, _ in self.candidates.close_words(piece, 3)] if alpha else [],
-            [word for word, _, _ in self.candidates.close_words(piece, 3, rare=True)] if alpha else [],
-            [word for word, _, _ in self.candidates.english_words(piece, 3)] if alpha else [])
+            [word for word, _, _ in self.candidates.close_words(piece, 3, rare=True)] if alpha else [])
         return candidates, candidate_features(piece, candidates, decision.flag, token.previous, token.following,
                                               token.clip.__contains__, self._evidence)
-
-
-def english_words(config, dictionary, mapped: frozenset) -> EnglishWords:
-    """The common English words the rule may take as candidates (`general_english`)."""
-    return EnglishWords(dictionary.accepts, mapped, config.general_min_zipf, config.max_edit_distance)

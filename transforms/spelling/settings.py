@@ -79,15 +79,6 @@ class SpellingSettings:
     # "lookin", "showin": a dropped g is the -ing word the corpus writes (at least
     # min_candidate_count times), not a split ("look in") nor a typo.
     dropped_g: bool = False
-    # General English beside the corpus (general_english.py: wordfreq's frequencies, symspellpy's index):
-    # a token the corpus has no close word for takes the common English word it is a common typo of
-    # (rule `english`), digits run into a word are split ("1cup"; rule `digits`), a flagged token that
-    # runs a common word into a function word or number is split ("settwo"; rule `segment`), a past
-    # given -ed again is the past ("stucked"; rule `irregular_past`), and the gate reads how common
-    # the token and each candidate are in English.
-    general_english: bool = False
-    general_min_zipf: float = 3.0  # ...a word at least this common (wordfreq's Zipf value: once per million words)
-    general_zipf_margin: float = 2.0  # ...and this much more common than the token (2.0: a hundred times)
     acronym_slip_max_count: int = 3  # a three-letter token known only in capitals ("amd"), this rare, may be a slip
     three_letter_candidate_min_count: int = 1000  # a three-letter token's candidates must be this common ("and")
     # After steps III and IV, recount the corpus statistics on the cleaned captions and run

@@ -12,7 +12,7 @@ from transforms.spelling.gate import CorrectionGate, resolve_gate
 from transforms.spelling.hunspell import (RememberingDictionary, open_hunspell, open_suggester, shared,
                                          suggestion_cache)
 from transforms.spelling.possessive import Possessives
-from transforms.spelling.ranked import RankedCorrection, english_words
+from transforms.spelling.ranked import RankedCorrection
 from transforms.spelling.real_word import RealWords
 from transforms.spelling.settings import SpellingSettings
 from transforms.spelling.wordlists import WordLists
@@ -134,13 +134,8 @@ def rule_for(config, word_lists: WordLists, checker, token_stats, phrases, use_g
         key = ("suggester", config.hunspell_dictionary, tuple(config.vocabulary))
         suggester = shared(key, lambda: open_suggester(config.hunspell_dictionary, config.vocabulary))
         suggestions = shared(key + ("suggestions",), lambda: suggestion_cache(suggester))
-    english = None
-    if config.general_english and dictionary is not None:
-        key = ("english", config.hunspell_dictionary, tuple(word_lists.custom_words), tuple(config.vocabulary),
-               word_lists.mapped, config.general_min_zipf, config.max_edit_distance)
-        english = shared(key, lambda: english_words(config, dictionary, word_lists.mapped))
     return RankedCorrection(checker, config, token_stats, phrases, word_lists.mapped, word_lists.plural_readings,
-                            word_lists.common_misspellings, gate, suggester, dictionary, suggestions, english)
+                            word_lists.common_misspellings, gate, suggester, dictionary, suggestions)
 
 
 def in_context_rule(config, word_lists: WordLists, token_stats, phrases) -> tuple:

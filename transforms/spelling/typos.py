@@ -9,7 +9,7 @@ VOWELS = "aeiou"
 def is_plausible_typo(piece: str, word: str, distance: int) -> bool:
     """Shapes of a misspelling that the dev set shows are usually another word, not a typo."""
     # Annotators rarely miss a word's first letter (two letters, two edits away).
-    # (Candidates of other first letters are found, and dropped here.)
+    # (CorpusCandidates.close_words relies on this: it compares only words with the token's first letter.)
     if piece[: distance] != word[: distance]:
         return False
     # "rusha", "showere": a word with a letter added at its end is more often a name or a run-on.

@@ -15,11 +15,6 @@ def test_candidates_are_the_rules_then_hunspells_first_five_then_the_corpus_word
                                    ("a", "hunspell"), ("solder", "corpus"), ("soldiers", "rare")]
 
 
-def test_common_english_words_come_last_as_their_own_source():
-    found = candidate_sources("thermostate", None, "flagged", ["thermostat"], [], [], ["thermostat", "thermostats"])
-    assert found == {"thermostat": "hunspell", "thermostats": "general"}
-
-
 def test_a_flagged_token_without_a_candidate_still_gets_hunspells():
     assert candidate_sources("vedio", None, "flagged", ["video"], [], []) == {"video": "hunspell"}
 
@@ -39,7 +34,7 @@ def evidence(stats, phrases=None, words=(), suggestions=()):
 
     return Evidence(stats, phrases, support, lambda word: word in words, lambda word: False,
                     lambda token: list(suggestions), lambda typo, word: False, lambda typo, word: False,
-                    lambda typo, word: False, lambda word: {"soldier": 4.5, "solider": 2.0}.get(word, 0.0))
+                    lambda typo, word: False)
 
 
 def test_each_candidate_gets_one_row_of_every_feature():
@@ -54,9 +49,6 @@ def test_each_candidate_gets_one_row_of_every_feature():
     assert named[0]["not_suggested"] == 1.0 and named[1]["candidate_in_clip"] == 1.0
     assert named[1]["distance"] == 2.0 and named[0]["distance"] == 1.0
     assert named[1]["candidates"] == 2.0 and sum(named[0][f"source_{s}"] for s in SOURCES) == 1.0
-    # How common each is in English (wordfreq's Zipf value), the token a typo English never writes.
-    assert named[1]["candidate_zipf"] == 4.5 and named[1]["candidate_zipf_over_token"] == 4.5
-    assert named[0]["candidate_zipf"] == 2.0 and named[0]["token_zipf"] == 0.0
 
 
 def test_the_flag_reason_is_a_feature():
