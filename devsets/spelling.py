@@ -4,6 +4,8 @@ benchmarks/spelling_devset.py prints the profiles' figures; devsets/sample_spell
 
 A decision is right when a kept token stays and a fixed one becomes the intended form.
 """
+from collections import Counter
+
 from devsets import DATA, read_tsv
 from devsets.ordinals import ORDINALS
 
@@ -80,22 +82,35 @@ def token_output(token: str, corrections: list) -> str:
     return " ".join(pieces).lower()
 
 
-def score(rows, corrected) -> dict:
-    """Accuracy (right action over all tokens), change precision and fix recall."""
-    right = changes = right_changes = fixes = right_fixes = 0
-    for row in rows:
+def score(rows, corrected, weights=None) -> dict:
+    """Accuracy (right action over all tokens), change precision and fix recall.
+
+    `weights`: one per row (type_weights: each distinct token counts once); None: every row counts once,
+    as drawn (per occurrence). `changes` is then the weighted number of changes.
+    """
+    weights = [1.0] * len(rows) if weights is None else weights
+    total = right = changes = right_changes = fixes = right_fixes = 0.0
+    for row, weight in zip(rows, weights):
         output = corrected(row)
         expected = row["intended"] if row["label"] == "fix" else row["token"]
         is_right = output == expected
-        right += is_right
+        total += weight
+        right += weight * is_right
         if output != row["token"]:
-            changes += 1
-            right_changes += is_right
+            changes += weight
+            right_changes += weight * is_right
         if row["label"] == "fix":
-            fixes += 1
-            right_fixes += is_right
-    return {"tokens": len(rows), "accuracy": right / len(rows), "changes": changes,
+            fixes += weight
+            right_fixes += weight * is_right
+    return {"tokens": len(rows), "accuracy": right / total, "changes": changes,
             "precision": right_changes / changes if changes else 1.0, "recall": right_fixes / fixes if fixes else 1.0}
+
+
+def type_weights(rows) -> list:
+    """1/n for each of a token's n rows: every distinct token weighs one, as in a sample drawn per token type
+    (the dev set is drawn per occurrence, so its frequent, easy tokens weigh more)."""
+    occurrences = Counter(row["token"] for row in rows)
+    return [1.0 / occurrences[row["token"]] for row in rows]
 
 
 def labeller_agreement(second=SECOND_LABELLER, devset=DEVSET) -> dict:
