@@ -101,3 +101,13 @@ def test_a_tokens_corrections_apply_in_order_as_the_benchmark_scores_them():
     corrections = [{"original": "childrens", "replacement": "children s"}, {"original": "s", "replacement": "S"}]
     assert token_output("childrens", corrections) == "children s"
     assert token_output("vedio", []) == "vedio"
+
+
+def test_per_type_weights_count_each_distinct_token_once():
+    from devsets.spelling import score, type_weights
+    rows = [{"token": "teh", "label": "fix", "intended": "the"}] * 3 + [{"token": "restraunt", "label": "fix",
+                                                                      "intended": "restaurant"}]
+    assert type_weights(rows) == [1 / 3, 1 / 3, 1 / 3, 1.0]
+    fixes_only_the_frequent_one = lambda row: "the" if row["token"] == "teh" else row["token"]  # noqa: E731
+    assert score(rows, fixes_only_the_frequent_one)["accuracy"] == 0.75  # per occurrence: 3 of 4
+    assert score(rows, fixes_only_the_frequent_one, type_weights(rows))["accuracy"] == 0.5  # per type: 1 of 2
