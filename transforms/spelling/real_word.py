@@ -121,22 +121,6 @@ class RealWords:
         return self._stats.get(word, (0, 0))[0]
 
 
-def read_pairs(path: str) -> dict:
-    """`original -> replacement`, one pair a line; blank lines and lines starting with # are skipped."""
-    from transforms.spelling.wordlists import DictionaryFileError, _read_lines
-
-    pairs = {}
-    for number, line in enumerate(_read_lines(path), start=1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        original, arrow, replacement = line.strip().partition(" -> ")
-        if not arrow or not original or not replacement or len(original.split()) > 2 or " " in replacement:
-            raise DictionaryFileError(f"{path}, line {number}: expected 'word -> word' or 'two words -> word', "
-                                      f"got {line.strip()!r}")
-        pairs[original] = replacement
-    return pairs
-
-
 def mine_pairs(token_stats: dict, accepts, min_count: int = 3, min_ratio: float = 2.0, is_typo=None) -> list:
     """Candidate pairs for review, (word, commoner word, count, its count): a word the dictionary accepts
     (`accepts`), written at least `min_count` times, and a word one edit away (`is_typo(word, other)`,

@@ -59,6 +59,21 @@ def _read_lines(path: str) -> list:
         raise DictionaryFileError(f"cannot read word list {resolve(path)}: {error}") from None
 
 
+def read_real_word_pairs(path: str) -> dict:
+    """The reviewed real-word errors (real_word.py): `original -> replacement`, one pair a line, the original
+    one word or two; blank lines and lines starting with # are skipped."""
+    pairs = {}
+    for number, line in enumerate(_read_lines(path), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        original, arrow, replacement = line.strip().partition(" -> ")
+        if not arrow or not original or not replacement or len(original.split()) > 2 or " " in replacement:
+            raise DictionaryFileError(f"{path}, line {number}: expected 'word -> word' or 'two words -> word', "
+                                      f"got {line.strip()!r}")
+        pairs[original] = replacement
+    return pairs
+
+
 @dataclass(frozen=True)
 class WordLists:
     """The profile's word lists: small, so read once where the pipeline is built and shipped with it."""
@@ -74,14 +89,13 @@ class WordLists:
 
     @classmethod
     def read(cls, config) -> "WordLists":
-        from transforms.spelling.real_word import read_pairs
 
         return cls(read_word_list(config.custom_words) if config.custom_words else (),
                    read_mapping(config.british_to_american), read_mapping(config.splits),
                    read_mapping(config.misspellings) if config.misspellings else {},
                    read_mapping(config.plural_readings) if config.plural_readings else {},
                    read_common_misspellings(config.common_misspellings) if config.common_misspellings else {},
-                   read_pairs(config.real_words) if config.real_words else {})
+                   read_real_word_pairs(config.real_words) if config.real_words else {})
 
     @property
     def mappings(self) -> tuple:

@@ -4,7 +4,8 @@ import pytest
 from transforms.spelling import Decision, DictionaryFileError, correct_caption
 from transforms.spelling.clippings import NameClippings
 from transforms.spelling.possessive import Possessives
-from transforms.spelling.real_word import ContextEvidence, RealWords, inflects, mine_joins, mine_pairs, read_pairs
+from transforms.spelling.real_word import ContextEvidence, RealWords, inflects, mine_joins, mine_pairs
+from transforms.spelling.wordlists import read_real_word_pairs
 from transforms.spelling.settings import SpellingSettings
 from transforms.errors import ConfigError
 
@@ -55,10 +56,10 @@ def test_a_caption_concerns_the_rule_only_if_it_holds_an_original():
 def test_read_pairs_skips_comments_and_names_a_bad_line(tmp_path):
     path = tmp_path / "pairs.txt"
     path.write_text("# reviewed\npreforms -> performs\n\nout doors -> outdoors\n")
-    assert read_pairs(str(path)) == {"preforms": "performs", "out doors": "outdoors"}
+    assert read_real_word_pairs(str(path)) == {"preforms": "performs", "out doors": "outdoors"}
     path.write_text("preforms performs\n")
     with pytest.raises(DictionaryFileError, match="line 1"):
-        read_pairs(str(path))
+        read_real_word_pairs(str(path))
 
 
 def test_mining_finds_a_commoner_word_one_edit_away_but_not_an_inflection():
