@@ -18,6 +18,8 @@ Usage:
         --out /tmp/untouched.tsv
     .venv/bin/python -m devsets.sample_output dedup --run out/msrvtt --seed 42242 --size 200 \
         --out /tmp/dedup.tsv
+
+`--exclude` names earlier samples (their TSVs): a fresh sample draws none of their sen_ids.
 """
 import argparse
 import random
@@ -61,6 +63,16 @@ def draw(rows: list, size: int, seed: int) -> list:
     return sorted(random.Random(seed).sample(rows, min(size, len(rows))))
 
 
+def earlier_sen_ids(paths: list) -> set:
+    """The sen_ids (first column) of earlier samples' TSVs, so that a fresh sample holds none of them."""
+    sen_ids = set()
+    for path in paths:
+        with open(path) as handle:
+            next(handle)
+            sen_ids.update(int(line.split("\t", 1)[0]) for line in handle if line.strip())
+    return sen_ids
+
+
 def write_tsv(path: str, columns: tuple, rows: list) -> None:
     """Plain tab-separated lines with the label columns empty; captions hold no tab or newline."""
     filled = len(rows[0]) if rows else 0
@@ -77,11 +89,15 @@ def main() -> None:
     parser.add_argument("--out", required=True, help="where to write the unlabelled sample (outside the repository)")
     parser.add_argument("--seed", type=int, required=True)
     parser.add_argument("--size", type=int, required=True)
+    parser.add_argument("--exclude", nargs="*", default=[], metavar="TSV",
+                        help="earlier samples: their sen_ids are not drawn again")
     args = parser.parse_args()
     if args.sample == "untouched":
         pool, columns = untouched_rows(args.run), UNTOUCHED_COLUMNS
     else:
         pool, columns = non_identical_removals(args.run), DEDUP_COLUMNS
+    excluded = earlier_sen_ids(args.exclude)
+    pool = [row for row in pool if row[0] not in excluded]
     rows = draw(pool, args.size, args.seed)
     write_tsv(args.out, columns, rows)
     print(f"{args.sample}: {len(pool)} rows to draw from; wrote {len(rows)} to {args.out}")

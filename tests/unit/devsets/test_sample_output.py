@@ -3,7 +3,7 @@ non-identical near-duplicate removals. Small run folders written here, worked by
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from devsets.sample_output import draw, non_identical_removals, untouched_rows, write_tsv
+from devsets.sample_output import draw, earlier_sen_ids, non_identical_removals, untouched_rows, write_tsv
 from devsets.sample_spelling import sample_types
 
 
@@ -56,3 +56,10 @@ def test_a_per_type_sample_shows_each_token_once_whatever_its_frequency():
     assert sorted(row[2] for row in drawn) == ["1cup", "restraunt", "teh"]
     assert drawn == sorted(drawn)
     assert len(sample_types(frequent + rare, size=2, seed=1)) == 2
+
+
+def test_earlier_samples_sen_ids_are_read_from_their_first_column(tmp_path):
+    earlier = tmp_path / "earlier.tsv"
+    earlier.write_text("sen_id\tvideo_id\tcaption\tlabel\n17\tvideo1\ta man\tok\n4\tvideo2\ta dog\terror\n")
+    assert earlier_sen_ids([str(earlier)]) == {17, 4}
+    assert earlier_sen_ids([]) == set()
