@@ -61,10 +61,17 @@ CORRECTIONS = pa.schema([
 ])
 
 # Tokens Hunspell rejects that the spelling step left as they were because no
-# correction was clearly best; `candidate` is the best it had, if any.
+# correction was clearly best; `candidate` is the best it had, if any. The columns
+# after it are that candidate's evidence, as the rule had it (null where it had none):
+# the link of the rule that flagged the token (`corpus`, `context`, `clip_evidence`,
+# `clipped_name` or `gate`), the candidate's edit distance, the gate's probability
+# for it, and the corpus counts (occurrences, videos) of the token and of the
+# candidate (a two-word candidate: the phrase's count, and null videos).
 FLAGGED = pa.schema([
     required("sen_id", pa.int64()), required("position", pa.int32()), required("token"), required("reason"),
-    optional("candidate"),
+    optional("candidate"), optional("flagged_by"), optional("distance", pa.int32()),
+    optional("score", pa.float64()), optional("token_count", pa.int64()), optional("token_videos", pa.int64()),
+    optional("candidate_count", pa.int64()), optional("candidate_videos", pa.int64()),
 ])
 
 # One row per caption step IV's `model` rule split: its sentences (joined by

@@ -81,6 +81,14 @@ class FlaggedRow(TokenRow):
     token: str
     reason: str
     candidate: Optional[str] = None
+    # The best candidate's evidence (transforms/spelling/decisions.py, FlagEvidence); None where the rule has none.
+    flagged_by: Optional[str] = None
+    distance: Optional[int] = None
+    score: Optional[float] = None
+    token_count: Optional[int] = None
+    token_videos: Optional[int] = None
+    candidate_count: Optional[int] = None
+    candidate_videos: Optional[int] = None
 
 
 @dataclass(frozen=True)

@@ -124,4 +124,4 @@ class CorpusRule:
     def _keep_or_flag(self, videos, reason, candidate=None, candidates=()) -> Decision:
         if videos >= self._config.domain_min_videos:
             return Decision(None, "domain")  # written in many videos and not a near-miss of a common word
-        return flagged(reason, candidate, candidates)
+        return flagged(reason, candidate, candidates, "corpus")

@@ -5,11 +5,11 @@ the token (with its neighbours and its clip) and the rule (ranked.py's
 RankedCorrection: the settings and what the links read), and returns that
 decision or a new one.
 """
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Optional
 
 from transforms.spelling.context import OtherCaptions, clip_choice, reads_plural
-from transforms.spelling.gate import CHECKED_RULES, likeliest
+from transforms.spelling.gate import CHECKED_RULES, FEATURES, likeliest
 from transforms.spelling.typos import is_common_typo
 
 # Decisions to keep a token that the list of common misspellings overrules: a flagged token, and one kept
@@ -18,6 +18,21 @@ from transforms.spelling.typos import is_common_typo
 LIST_OVERRULES = frozenset(("flagged", "plural", "inflected", "domain"))
 # What an apostrophe leaves behind when captions write it as a space ("didn t", "they re").
 CLITICS = frozenset(("s", "t", "d", "m", "ll", "re", "ve"))
+
+
+@dataclass(frozen=True)
+class FlagEvidence:
+    """What the rule knew of a flagged token's best candidate, as flagged/'s columns (schemas/tables.py)."""
+    flagged_by: str  # the link that flagged it: corpus, context, clip_evidence, clipped_name or gate
+    distance: Optional[int] = None  # the candidate's edit distance, as the rule or the gate measured it
+    score: Optional[float] = None  # the gate's probability for the candidate, where the gate looked at it
+    token_count: Optional[int] = None  # the corpus statistics the rule read (with_counts below)
+    token_videos: Optional[int] = None
+    candidate_count: Optional[int] = None  # a two-word candidate: how often the corpus writes the phrase
+    candidate_videos: Optional[int] = None  # null for a two-word candidate
+
+    def as_columns(self) -> dict:
+        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -30,14 +45,33 @@ class Decision:
     candidate: Optional[str] = None  # the best candidate of a flagged token
     # Candidates (word, distance, weight) of a token the context-free rule could not decide; the context may.
     candidates: tuple = ()
+    evidence: Optional[FlagEvidence] = None  # a flagged token's: its best candidate's evidence
 
 
 KEEP = Decision()
 
 
-def flagged(reason: str, candidate: Optional[str] = None, candidates: tuple = ()) -> Decision:
-    """The token stays, flagged for review."""
-    return Decision(None, "flagged", flag=reason, candidate=candidate, candidates=candidates)
+def flagged(reason: str, candidate: Optional[str], candidates: tuple, by: str) -> Decision:
+    """The token stays, flagged for review by the link `by`; the candidate's distance is the one the rule
+    ranked it at, when it is among `candidates` ((word, distance, weight) triples)."""
+    distance = next((found for word, found, _ in candidates if word == candidate), None)
+    return Decision(None, "flagged", flag=reason, candidate=candidate, candidates=candidates,
+                    evidence=FlagEvidence(by, distance))
+
+
+def with_counts(decision: Decision, token: str, stats: dict, phrases: dict) -> Decision:
+    """A flagged decision with the corpus counts the rule read of its token and its candidate (0 for a word
+    the corpus does not write, as the rule reads them)."""
+    token_count, token_videos = stats.get(token, (0, 0))
+    candidate = decision.candidate
+    if candidate is None:
+        candidate_count, candidate_videos = None, None
+    elif " " in candidate:
+        candidate_count, candidate_videos = phrases.get(candidate, 0), None
+    else:
+        candidate_count, candidate_videos = stats.get(candidate, (0, 0))
+    return replace(decision, evidence=replace(decision.evidence, token_count=token_count, token_videos=token_videos,
+                                              candidate_count=candidate_count, candidate_videos=candidate_videos))
 
 
 def is_checked(decision: Decision) -> bool:
@@ -72,7 +106,8 @@ def decide_in_context(decision: Decision, token: Token, rule) -> Decision:
     if decision.rule == "ranked":
         # A short token has many neighbours one edit away ("plad": play, plaid, plan):
         # the corpus alone does not choose for it, the context must.
-        return flagged("short token: its context does not choose a candidate", decision.replacement)
+        return flagged("short token: its context does not choose a candidate", decision.replacement,
+                       decision.candidates, "context")
     return decision
 
 
@@ -91,7 +126,8 @@ def require_clip_evidence(decision: Decision, token: Token, rule) -> Decision:
         return decision
     if is_common_typo(token.text, decision.replacement) or decision.replacement in token.clip:
         return decision
-    return flagged("an uncommon typo, and no other caption of the clip writes the word", decision.replacement)
+    return flagged("an uncommon typo, and no other caption of the clip writes the word", decision.replacement,
+                   decision.candidates, "clip_evidence")
 
 
 def correct_from_clip(decision: Decision, token: Token, rule) -> Decision:
@@ -116,8 +152,10 @@ def keep_name_clippings(decision: Decision, token: Token, rule) -> Decision:
     typo of a shorter word (clippings.py): it stays, flagged for review, and the gate is not asked."""
     if rule.clippings is None or not is_checked(decision) or not rule.clippings.clips(token.text):
         return decision
+    candidate = decision.replacement or decision.candidate
+    distance = decision.evidence.distance if decision.evidence and candidate == decision.candidate else None
     return Decision(None, "clipped_name", flag="begins a name the corpus writes often: a clipping",
-                    candidate=decision.replacement or decision.candidate)
+                    candidate=candidate, evidence=FlagEvidence("clipped_name", distance))
 
 
 def check_with_gate(decision: Decision, token: Token, rule) -> Decision:
@@ -129,19 +167,24 @@ def check_with_gate(decision: Decision, token: Token, rule) -> Decision:
     if not candidates:
         return decision
     word, probability = likeliest(candidates, rule.gate.probabilities(rows))
-    return gate_verdict(decision, word, probability, rule.config.gate_threshold)
+    distance = int(rows[list(candidates).index(word)][FEATURES.index("distance")])
+    return gate_verdict(decision, word, probability, rule.config.gate_threshold, distance)
 
 
-def gate_verdict(decision: Decision, word: str, probability: float, threshold: float) -> Decision:
+def gate_verdict(decision: Decision, word: str, probability: float, threshold: float,
+                 distance: Optional[int] = None) -> Decision:
+    """The gate's likeliest candidate `word` replaces the token at `threshold` or more; else the token stays,
+    flagged, with the gate's candidate, its `distance` (the gate's feature) and its probability as evidence."""
     score = round(probability, 4)
     if probability >= threshold:
         return replace(decision, score=score) if word == decision.replacement else Decision(word, "gate", score)
     if decision.replacement is None:
-        return replace(decision, candidate=word)
+        flagged_by = decision.evidence.flagged_by if decision.evidence else "gate"
+        return replace(decision, candidate=word, evidence=FlagEvidence(flagged_by, distance, score))
     doubt = f"the gate doubts the {decision.rule} correction ({decision.replacement})"
-    if word == decision.replacement:
-        return flagged(f"{doubt}: it scores {score}", word)
-    return flagged(f"{doubt}; its likeliest candidate {word} scores {score}", word)
+    reason = f"{doubt}: it scores {score}" if word == decision.replacement else \
+        f"{doubt}; its likeliest candidate {word} scores {score}"
+    return Decision(None, "flagged", flag=reason, candidate=word, evidence=FlagEvidence("gate", distance, score))
 
 
 # The order in which the ranked rule's layers overrule each other, first to last.
@@ -161,4 +204,6 @@ def decide(token: Token, rule) -> Decision:
     decision = KEEP
     for link in DECISION_CHAIN:
         decision = link(decision, token, rule)
+    if decision.evidence is not None:
+        decision = with_counts(decision, token.text, rule.candidates.stats, rule.candidates.phrases)
     return decision

@@ -19,6 +19,10 @@ class SpellingSettings:
     # videos, takes the list's correction when the list gives only one
     # ("" = none; "codespell" = the list of the codespell package; or a file path).
     common_misspellings: str = ""
+    # Reviewed lists written by `capclean vocab --reviewed` (relative to `dictionaries/` unless absolute), in
+    # order: each `token -> replacement` corrects every occurrence of the token (rule `reviewed`, before the
+    # other mappings), each `word -> word` adds the word to the vocabulary (docs/steps/spelling.md).
+    reviewed: tuple = ()
     # Extra vocabularies in Hunspell's .dic format (relative to `dictionaries/`),
     # added whole so that Hunspell itself accepts their words and affixed forms.
     vocabulary: tuple = ()

@@ -27,9 +27,11 @@ def correction_row(position: int, original: str, replacement: str, rule: str, sc
     return {**row, **evidence.as_columns()} if evidence is not None else row
 
 
-def flagged_row(position: int, token: str, reason: str, candidate) -> dict:
-    """A row of flagged/, without its sen_id."""
-    return {"position": position, "token": token, "reason": reason, "candidate": candidate}
+def flagged_row(position: int, token: str, decision) -> dict:
+    """A row of flagged/, without its sen_id: the flagged Decision's reason, candidate and evidence
+    (decisions.FlagEvidence, as columns; null where the rule has none)."""
+    row = {"position": position, "token": token, "reason": decision.flag, "candidate": decision.candidate}
+    return {**row, **decision.evidence.as_columns()} if decision.evidence is not None else row
 
 
 def of_caption(sen_id: int, rows: list, row_type) -> list:
@@ -89,7 +91,7 @@ def correct_caption(text: str, mappings: tuple, decide: Callable, is_plain: Call
                                                   decision.score))
                 piece = decision.replacement
             elif decision.flag:
-                flagged.append(flagged_row(position, piece, decision.flag, decision.candidate))
+                flagged.append(flagged_row(position, piece, decision))
             words.append(piece)
         if drop_doubled:
             written = " ".join(words[start:]).split()  # a split piece is one entry holding a space

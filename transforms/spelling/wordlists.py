@@ -74,6 +74,52 @@ def read_real_word_pairs(path: str) -> dict:
     return pairs
 
 
+# The first line of a reviewed list (`capclean vocab --reviewed`): what its lines mean, and the mark of a file
+# capclean wrote (pipelines/cleaning/commands/vocab.py overwrites no other file).
+REVIEWED_LIST_HEADER = ("# capclean vocab --reviewed: 'token -> replacement' corrects the token (rule reviewed); "
+                        "'word -> word' keeps the word as written")
+
+
+@dataclass(frozen=True)
+class ReviewedList:
+    """A person's verdicts on step II's tokens: corrections to make everywhere, and words to accept as written."""
+    fixes: dict  # token -> replacement (one word, or words split by single spaces)
+    keeps: tuple  # words of the vocabulary, sorted
+
+    def lines(self) -> list:
+        """The list as written (read_reviewed_list reads it back): the header, then one pair a line by token."""
+        pairs = {**self.fixes, **{word: word for word in self.keeps}}
+        return [REVIEWED_LIST_HEADER] + [f"{token} -> {pairs[token]}" for token in sorted(pairs)]
+
+
+def read_reviewed_list(path: str) -> ReviewedList:
+    """A reviewed list: `token -> replacement` corrects a token, `word -> word` keeps the word; blank lines
+    and lines starting with # are skipped."""
+    fixes, keeps = {}, []
+    for number, line in enumerate(_read_lines(path), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        token, arrow, replacement = line.strip().partition(" -> ")
+        if not arrow or not token or not replacement or " " in token:
+            raise DictionaryFileError(f"{path}, line {number}: expected 'token -> replacement' or 'word -> word', "
+                                      f"got {line.strip()!r}")
+        if token == replacement:
+            keeps.append(token)
+        else:
+            fixes[token] = replacement
+    return ReviewedList(fixes, tuple(sorted(keeps)))
+
+
+def read_reviewed_lists(paths: tuple) -> ReviewedList:
+    """The reviewed lists of the profile in order: a later list's verdict on a token replaces an earlier one's."""
+    verdicts = {}
+    for path in paths:
+        reviewed = read_reviewed_list(path)
+        verdicts.update({**reviewed.fixes, **{word: word for word in reviewed.keeps}})
+    return ReviewedList({token: to for token, to in verdicts.items() if token != to},
+                        tuple(sorted(token for token, to in verdicts.items() if token == to)))
+
+
 @dataclass(frozen=True)
 class WordLists:
     """The profile's word lists: small, so read once where the pipeline is built and shipped with it."""
@@ -86,21 +132,27 @@ class WordLists:
     common_misspellings: dict = field(default_factory=dict)
     # Reviewed real-word errors ("preforms" -> "performs", "out doors" -> "outdoors"; real_word.py).
     real_words: dict = field(default_factory=dict)
+    # A person's corrections from reviewed lists (`capclean vocab --reviewed`); the words they keep are in
+    # custom_words.
+    reviewed: dict = field(default_factory=dict)
 
     @classmethod
     def read(cls, config) -> "WordLists":
-
-        return cls(read_word_list(config.custom_words) if config.custom_words else (),
+        reviewed = read_reviewed_lists(config.reviewed)
+        return cls((read_word_list(config.custom_words) if config.custom_words else ()) + reviewed.keeps,
                    read_mapping(config.british_to_american), read_mapping(config.splits),
                    read_mapping(config.misspellings) if config.misspellings else {},
                    read_mapping(config.plural_readings) if config.plural_readings else {},
                    read_common_misspellings(config.common_misspellings) if config.common_misspellings else {},
-                   read_real_word_pairs(config.real_words) if config.real_words else {})
+                   read_real_word_pairs(config.real_words) if config.real_words else {},
+                   reviewed.fixes)
 
     @property
     def mappings(self) -> tuple:
-        """(rule, mapping) in the order they apply: the published two, then the curated misspellings."""
-        return ("british", self.british), ("split", self.splits), ("vocabulary", self.misspellings)
+        """(rule, mapping) in the order they apply: a person's reviewed corrections first (their verdict on the
+        token as written stands), then the published two, then the curated misspellings."""
+        return (("reviewed", self.reviewed), ("british", self.british), ("split", self.splits),
+                ("vocabulary", self.misspellings))
 
     @property
     def mapped(self) -> frozenset:
