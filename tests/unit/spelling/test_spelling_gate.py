@@ -187,3 +187,15 @@ def test_the_gate_needs_the_ranked_rule_and_a_threshold_in_range():
         override(load_config("paper"), "spelling", gate="builtin")
     with pytest.raises(ConfigError, match="gate_threshold"):
         override(load_config("default"), "spelling", gate_threshold=1.5)
+
+
+def test_a_token_the_gate_leaves_flagged_carries_the_gates_candidate_distance_and_probability(gated_rule):
+    from transforms.spelling.decisions import FlagEvidence
+
+    withdrawn = gated_rule({"cook": 0.4, "cock": 0.1}, COOK_STATS).decide("coock")
+    assert withdrawn.evidence == FlagEvidence("gate", 1, 0.4, 3, 3, 2000, 900)
+    # Flagged by the corpus rule (no close word), confirmed by the gate: its candidate is the gate's.
+    stays = gated_rule({"quiz": 0.5}, {"qwzxv": (1, 1)}, suggestions=["quiz"]).decide("qwzxv")
+    assert stays.evidence == FlagEvidence("corpus", 4, 0.5, 1, 1, 0, 0)
+    corrected = gated_rule({"cook": 0.95}, COOK_STATS).decide("coock")
+    assert corrected.evidence is None
