@@ -74,6 +74,21 @@ def read_real_word_pairs(path: str) -> dict:
     return pairs
 
 
+def read_confusions(path: str) -> dict:
+    """The reviewed confusions (confusions.py): `word -> alternative, alternative`, one word a line; blank
+    lines and lines starting with # are skipped."""
+    confusions = {}
+    for number, line in enumerate(_read_lines(path), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        word, arrow, alternatives = line.strip().partition(" -> ")
+        words = tuple(alternative.strip() for alternative in alternatives.split(","))
+        if not arrow or not word or " " in word or not all(words) or any(" " in each for each in words):
+            raise DictionaryFileError(f"{path}, line {number}: expected 'word -> word, word', got {line.strip()!r}")
+        confusions[word] = words
+    return confusions
+
+
 @dataclass(frozen=True)
 class WordLists:
     """The profile's word lists: small, so read once where the pipeline is built and shipped with it."""
@@ -86,6 +101,8 @@ class WordLists:
     common_misspellings: dict = field(default_factory=dict)
     # Reviewed real-word errors ("preforms" -> "performs", "out doors" -> "outdoors"; real_word.py).
     real_words: dict = field(default_factory=dict)
+    # Reviewed confusions decided by a bigram model ("taking" -> "talking"; confusions.py).
+    confusions: dict = field(default_factory=dict)
 
     @classmethod
     def read(cls, config) -> "WordLists":
@@ -95,7 +112,8 @@ class WordLists:
                    read_mapping(config.misspellings) if config.misspellings else {},
                    read_mapping(config.plural_readings) if config.plural_readings else {},
                    read_common_misspellings(config.common_misspellings) if config.common_misspellings else {},
-                   read_real_word_pairs(config.real_words) if config.real_words else {})
+                   read_real_word_pairs(config.real_words) if config.real_words else {},
+                   read_confusions(config.confusions) if config.confusions else {})
 
     @property
     def mappings(self) -> tuple:
