@@ -21,7 +21,8 @@ carries the counts it read (real_word.ContextEvidence) and the likelihood ratio,
 Never candidates: a possessive or contraction split off ("guy s", "it s": the dataset's own way of
 writing them, agreement.py reads the plurals among them), an article or a form of "be" ("a long
 hair", "are a"), a one-letter word, and a word the profile's split list writes apart ("video
-game"), so that the steps never undo each other.
+game"), so that the steps never undo each other. A piece the dictionary rejects ("infor mation",
+"nano technology") is the ranked rule's to decide, as every rejected token is.
 """
 import math
 from functools import lru_cache
@@ -81,7 +82,8 @@ class Compounds:
         joined_count = self._count(joined)
         return (joined_count >= self._min_joined_count
                 and joined_count >= self._min_ratio * self._phrases.get(f"{first} {second}", 0)
-                and joined not in self._written_apart and bool(self._accepts(joined)))
+                and joined not in self._written_apart and bool(self._accepts(joined))
+                and bool(self._accepts(first)) and bool(self._accepts(second)))
 
     def find(self, tokens: list, at: int, previous: str) -> Optional[RealWordFix]:
         """The join of tokens `at` and `at + 1`, if the occurrence means the compound. `previous`: the word

@@ -12,7 +12,9 @@ Hunspell never rejects it. The words around the token say which it is:
 - after a subject ("he", "who"): the verb `mans` stays;
 - before a verb ending in -ing (one the corpus writes after "are" more often than after "the":
   "army mans running"): the noun itself, singular after a singular determiner, else plural (a
-  verb owns nothing, and the "s walking" of "he s walking" is no possessive);
+  verb owns nothing, and the "s walking" of "he s walking" is no possessive); not for "mens",
+  "womens", "childrens" without a counting word before: an s added to a plural is its possessive
+  ("mens running", but "two mens wrestling");
 - before a noun: a word the corpus writes after the possessive s ("s hand"), or, after a
   determiner or a counting word ("a", "the", "two"), a word it writes after "the" ("the
   pocket"): the possessive ("a mans hand" -> "a man s hand"), rule `possessive_in_context`. The
@@ -76,12 +78,13 @@ class Possessives:
             return singular, "singular_in_context"
         if ends_phrase or following in PLURAL_VERBS:
             return plural, "plural_in_context"
-        if following.endswith("ing") and is_verb_like(self._phrases, following):
-            # "army mans running", "a mans walking": a verb owns nothing, so the token is the noun itself.
+        counted = previous in COUNTING_WORDS
+        if (singular != plural or counted) and following.endswith("ing") and is_verb_like(self._phrases, following):
+            # "army mans running", "a mans walking", "two mens wrestling": a verb owns nothing, so the token is the
+            # noun itself. Not "mens running" alone: an s added to a plural is its possessive (a race for men).
             if previous in SINGULAR_DETERMINERS and singular != plural:
                 return singular, "singular_in_context"
             return plural, "plural_in_context"
-        counted = previous in COUNTING_WORDS
         if following not in FUNCTION_WORDS and self._is_owned(following, previous in DETERMINERS or counted):
             # "a childrens toy" is a toy for children: the determiner is the owned noun's, so "womens" stays
             # "women s" after "a" too (tried: "woman s" there made more wrong changes than right ones).

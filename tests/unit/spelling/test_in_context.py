@@ -81,6 +81,8 @@ def test_mining_finds_a_commoner_word_one_edit_away_but_not_an_inflection():
     ("some mens are", 1, "some", ("men", "plural_in_context")),
     ("army mans running", 1, "army", ("men", "plural_in_context")),  # "are running": a verb owns nothing
     ("a mans walking", 1, "a", ("man", "singular_in_context")),
+    ("mens running", 0, "", None),  # an s added to a plural: its possessive, left to the split
+    ("two mens running", 1, "two", ("men", "plural_in_context")),
     ("a womans soccer game", 1, "a", ("women s", "possessive_in_context")),  # "women soccer" 6, "woman soccer" 1
     ("a womans hand", 1, "a", ("woman s", "possessive_in_context")),
     ("the mens shoes", 1, "the", ("men s", "possessive_in_context")),
