@@ -21,8 +21,10 @@ carries the counts it read (real_word.ContextEvidence) and the likelihood ratio,
 Never candidates: a possessive or contraction split off ("guy s", "it s": the dataset's own way of
 writing them, agreement.py reads the plurals among them), an article or a form of "be" ("a long
 hair", "are a"), a one-letter word, and a word the profile's split list writes apart ("video
-game"), so that the steps never undo each other. A piece the dictionary rejects ("infor mation",
-"nano technology") is the ranked rule's to decide, as every rejected token is.
+game"), so that the steps never undo each other. Each of the two words must be one the standard
+dictionary accepts without the profile's vocabulary: a piece it rejects ("infor mation") is the
+ranked rule's to decide, as every rejected token is, and one only the vocabulary knows is a domain
+word annotators write alone ("nano technology", "lego sets"; the spelling dev set labels `nano` keep).
 """
 import math
 from functools import lru_cache
@@ -55,13 +57,17 @@ def phrase_log_probability(token_stats: dict, phrases: dict, total: int, word: s
 
 class Compounds:
     """`token_stats`: word -> (count, videos); `phrases`: "left right" -> count; `accepts(word)`: the
-    dictionary's verdict; `written_apart`: words the split list writes as two (never joined back)."""
+    dictionary's verdict on the join; `accepts_piece(word)`: on each of the two words (the standard
+    dictionary, without the vocabulary; default `accepts`); `written_apart`: words the split list writes
+    as two (never joined back)."""
 
     def __init__(self, token_stats: dict, phrases: dict, accepts: Callable, written_apart=frozenset(),
-                 min_ratio: float = 1.5, min_joined_count: int = 10, margin: float = 3.0, min_support: int = 3):
+                 min_ratio: float = 1.5, min_joined_count: int = 10, margin: float = 3.0, min_support: int = 3,
+                 accepts_piece: Optional[Callable] = None):
         self._stats = token_stats or {}
         self._phrases = phrases or {}
         self._accepts = accepts
+        self._accepts_piece = accepts_piece or accepts
         self._written_apart = frozenset(written_apart)
         self._min_ratio = min_ratio
         self._min_joined_count = min_joined_count
@@ -83,7 +89,7 @@ class Compounds:
         return (joined_count >= self._min_joined_count
                 and joined_count >= self._min_ratio * self._phrases.get(f"{first} {second}", 0)
                 and joined not in self._written_apart and bool(self._accepts(joined))
-                and bool(self._accepts(first)) and bool(self._accepts(second)))
+                and bool(self._accepts_piece(first)) and bool(self._accepts_piece(second)))
 
     def find(self, tokens: list, at: int, previous: str) -> Optional[RealWordFix]:
         """The join of tokens `at` and `at + 1`, if the occurrence means the compound. `previous`: the word

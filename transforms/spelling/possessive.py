@@ -12,9 +12,9 @@ Hunspell never rejects it. The words around the token say which it is:
 - after a subject ("he", "who"): the verb `mans` stays;
 - before a verb ending in -ing (one the corpus writes after "are" more often than after "the":
   "army mans running"): the noun itself, singular after a singular determiner, else plural (a
-  verb owns nothing, and the "s walking" of "he s walking" is no possessive); not for "mens",
-  "womens", "childrens" without a counting word before: an s added to a plural is its possessive
-  ("mens running", but "two mens wrestling");
+  verb owns nothing, and the "s walking" of "he s walking" is no possessive); "mens",
+  "womens", "childrens" without a counting word before are left to the other rules ("mens
+  running" may be a race for men; "s running" is as often "he s running");
 - before a noun: a word the corpus writes after the possessive s ("s hand"), or, after a
   determiner or a counting word ("a", "the", "two"), a word it writes after "the" ("the
   pocket"): the possessive ("a mans hand" -> "a man s hand"), rule `possessive_in_context`. The
@@ -79,9 +79,12 @@ class Possessives:
         if ends_phrase or following in PLURAL_VERBS:
             return plural, "plural_in_context"
         counted = previous in COUNTING_WORDS
-        if (singular != plural or counted) and following.endswith("ing") and is_verb_like(self._phrases, following):
+        if following.endswith("ing") and is_verb_like(self._phrases, following):
             # "army mans running", "a mans walking", "two mens wrestling": a verb owns nothing, so the token is the
-            # noun itself. Not "mens running" alone: an s added to a plural is its possessive (a race for men).
+            # noun itself. "mens running" alone may be a race for men (an s added to a plural is its possessive):
+            # left to the other rules, since "s running" is as often "he s running" as a possessive.
+            if singular == plural and not counted:
+                return None
             if previous in SINGULAR_DETERMINERS and singular != plural:
                 return singular, "singular_in_context"
             return plural, "plural_in_context"

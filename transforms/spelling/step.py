@@ -141,12 +141,13 @@ def rule_for(config, word_lists: WordLists, checker, token_stats, phrases, use_g
                             word_lists.common_misspellings, gate, suggester, dictionary, suggestions)
 
 
-def in_context_rule(config, word_lists: WordLists, token_stats, phrases, accepts=None) -> tuple:
+def in_context_rule(config, word_lists: WordLists, token_stats, phrases, accepts=None, accepts_standard=None) -> tuple:
     """(find, concerns) of the decisions asked about every token, accepted or not (correct_caption's
     `in_context`): possessives read in context, the reviewed real-word errors and confusions, plurals written as
     possessives, number after a determiner, then compounds written apart; (None, None) if the profile has
     none. `concerns(tokens)`: whether a caption holds anything they may change. `accepts(word)`: the
-    dictionary's verdict (the plurals and compounds ask it)."""
+    dictionary's verdict (the plurals and compounds ask it); `accepts_standard(word)`: the standard
+    dictionary's, without the vocabulary (a compound's pieces)."""
     readers = []
     if config.possessives and word_lists.plural_readings:
         readers.append(Possessives(word_lists.plural_readings, phrases, config.min_phrase_count))
@@ -162,7 +163,7 @@ def in_context_rule(config, word_lists: WordLists, token_stats, phrases, accepts
     if config.compounds:
         readers.append(Compounds(token_stats, phrases, accepts, frozenset(word_lists.splits),
                                  config.compound_min_ratio, config.compound_min_count, config.compound_margin,
-                                 config.real_word_min_support))
+                                 config.real_word_min_support, accepts_standard))
     if not readers:
         return None, None
 
@@ -192,8 +193,12 @@ class Speller:
         self._mapped = word_lists.mapped
         dictionary = shared(key + ("dictionary",), lambda: RememberingDictionary(self._checker))
         self.rule = rule_for(config, word_lists, self._checker, token_stats, phrases, use_gate, dictionary)
-        self._in_context, self._in_context_concerns = in_context_rule(config, word_lists, token_stats, phrases,
-                                                                      dictionary.accepts)
+        standard = None
+        if config.compounds:
+            standard = shared(("standard", config.hunspell_dictionary),
+                              lambda: RememberingDictionary(open_hunspell(config.hunspell_dictionary)))
+        self._in_context, self._in_context_concerns = in_context_rule(
+            config, word_lists, token_stats, phrases, dictionary.accepts, standard.accepts if standard else None)
         self._drop_doubled = config.drop_doubled_words
         self._plain_word = shared(key + ("plain words", word_lists.mapped),
                                   lambda: lru_cache(maxsize=500_000)(partial(is_plain_word, self._checker,

@@ -82,6 +82,7 @@ def test_mining_finds_a_commoner_word_one_edit_away_but_not_an_inflection():
     ("army mans running", 1, "army", ("men", "plural_in_context")),  # "are running": a verb owns nothing
     ("a mans walking", 1, "a", ("man", "singular_in_context")),
     ("mens running", 0, "", None),  # an s added to a plural: its possessive, left to the split
+    ("and womens wearing", 1, "and", None),  # "s wearing" is "he s wearing": no evidence of a possessive
     ("two mens running", 1, "two", ("men", "plural_in_context")),
     ("a womans soccer game", 1, "a", ("women s", "possessive_in_context")),  # "women soccer" 6, "woman soccer" 1
     ("a womans hand", 1, "a", ("woman s", "possessive_in_context")),
@@ -95,7 +96,7 @@ def test_mining_finds_a_commoner_word_one_edit_away_but_not_an_inflection():
 def test_possessive_plural_or_singular_is_read_from_the_neighbours(caption, at, previous, expected):
     rule = Possessives({"womans": "women", "mans": "men", "mens": "men"},
                        {"s hand": 40, "s shoes": 3, "the pocket": 5, "the cuts": 4, "are running": 9, "is walking": 3,
-                        "are walking": 4, "s soccer": 5, "women soccer": 6, "woman soccer": 1})
+                        "are walking": 4, "s soccer": 5, "s wearing": 30, "are wearing": 50, "women soccer": 6, "woman soccer": 1})
     fix = rule.find(caption.split(), at, previous)
     assert (None if fix is None else (fix.replacement, fix.rule)) == expected
 

@@ -58,6 +58,8 @@ def test_articles_apostrophe_pieces_and_the_split_list_are_never_joined():
     assert not rule.is_candidate("on", "to")
     assert not Compounds(STATS, PHRASES, accepts=lambda word: word in STATS and word != "make").is_candidate(
         "make", "up")  # a piece the dictionary rejects is the ranked rule's
+    assert not Compounds(STATS, PHRASES, accepts=lambda word: word in STATS,
+                         accepts_piece=lambda word: word != "make").is_candidate("make", "up")  # the vocabulary's
 
 
 def test_a_join_never_writes_the_word_twice():
