@@ -1,6 +1,7 @@
 """`make bench`, step II: the default profile's spelling step on every MSR-VTT caption (after step I),
-with the rules for words the dictionary accepts (possessives, real-word errors, no doubled word,
-clipped names; transforms/spelling/real_word.py, possessive.py) and without them, in one run: CPU
+with the rules for words the dictionary accepts (possessives, real-word errors, confusions, compounds,
+number agreement, no doubled word, clipped names; transforms/spelling/real_word.py, possessive.py,
+confusions.py, compounds.py, agreement.py) and without them, in one run: CPU
 seconds per 10,000 captions, their ratio, and the tokens each changed.
 
 Each speller is built first (Hunspell, the corpus figures), then timed on the same captions, each
@@ -20,7 +21,8 @@ from pipelines.cleaning.vocab import normalized_batches  # noqa: E402
 from pipelines.config import load_config  # noqa: E402
 from transforms.spelling import OtherCaptions, Speller, WordLists, captions_writing  # noqa: E402
 
-WITHOUT = dict(possessives=False, real_words="", drop_doubled_words=False, keep_name_clippings=False)
+WITHOUT = dict(possessives=False, real_words="", drop_doubled_words=False, keep_name_clippings=False, confusions="",
+               compounds=False, number_agreement=False)
 
 
 def run(speller, captions) -> int:

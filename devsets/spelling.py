@@ -74,10 +74,12 @@ def speller_for(profile: str, stats, phrases, clips):
 
 
 def token_output(token: str, corrections: list) -> str:
-    """What the token became: its corrections (the rows of its position) applied in order."""
+    """What the token became: its corrections (the rows of its position) applied in order. A join that starts
+    at the token ("tele vision" -> "television") turns the token into the joined word."""
     pieces = [token]
     for correction in corrections:
-        at = pieces.index(correction["original"])
+        original = correction["original"]
+        at = pieces.index(original if original in pieces else original.split()[0])
         pieces[at:at + 1] = correction["replacement"].split()
     return " ".join(pieces).lower()
 

@@ -50,6 +50,7 @@ class RealWordFix:
     replacement: str
     evidence: Optional[ContextEvidence]
     rule: str = "real_word"
+    score: Optional[float] = None  # the rule's own measure of the evidence, if it has one (compounds.py)
 
 
 class RealWords:

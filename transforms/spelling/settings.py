@@ -64,6 +64,22 @@ class SpellingSettings:
     real_words: str = ""
     real_word_min_support: int = 3  # the corpus writes the replacement beside the neighbours this often
     real_word_margin: float = 3.0  # ...and no neighbour fits the word as written this many times better
+    # Compounds written apart ("some one", "game play", "in to the blender", "her make up"): two words whose join
+    # the dictionary accepts and the corpus writes compound_min_ratio times more often joined (and at least
+    # compound_min_count times), joined where a bigram model of the corpus makes the joined reading
+    # compound_margin times likelier between the neighbours (transforms/spelling/compounds.py).
+    compounds: bool = False
+    compound_min_ratio: float = 1.5
+    compound_min_count: int = 10
+    compound_margin: float = 3.0
+    # Confusions: reviewed words (relative to `dictionaries/`; "" = none) used rightly most of the time but also
+    # written for a word one edit away ("taking" for "talking"), each occurrence changed where a bigram model of
+    # the corpus makes the other word confusion_margin times likelier (transforms/spelling/confusions.py).
+    confusions: str = ""
+    confusion_margin: float = 150.0
+    # Number agreement: "a women is" -> woman, "two man are" -> men, "some guy s are" -> guys
+    # (transforms/spelling/agreement.py).
+    number_agreement: bool = False
     # A split or join whose first or last word repeats its neighbour drops it ("warand and" -> "war and").
     drop_doubled_words: bool = False
     # A token that begins a name the corpus writes min_name_count times is a clipping of it ("lambo"):
@@ -105,8 +121,9 @@ class SpellingSettings:
                               "(the other rules do not read corpus counts, so a recheck would change nothing)")
         if self.gate and self.suggestion != "ranked":
             raise ConfigError("spelling.gate needs spelling.suggestion: ranked (it checks the ranked rule's decisions)")
-        if (self.real_words or self.possessives) and self.suggestion != "ranked":
-            raise ConfigError("spelling.real_words and spelling.possessives need spelling.suggestion: ranked "
-                              "(they read the corpus's counts)")
+        if (self.real_words or self.possessives or self.compounds or self.confusions or self.number_agreement) \
+                and self.suggestion != "ranked":
+            raise ConfigError("spelling.real_words, possessives, compounds, confusions and number_agreement need "
+                              "spelling.suggestion: ranked (they read the corpus's counts)")
         if not 0.0 <= self.gate_threshold <= 1.0:
             raise ConfigError("spelling.gate_threshold must be in [0, 1]")

@@ -6,6 +6,9 @@ from typing import Callable, Optional
 from transforms.batch import rewrite_captions
 from transforms.corpus import corpus_aggregates
 from transforms.lineage import CorrectionRow, FlaggedRow
+from transforms.spelling.agreement import PluralWrittenApart, SingularAfterDeterminer
+from transforms.spelling.compounds import Compounds
+from transforms.spelling.confusions import Confusions
 from transforms.spelling.context import NO_OTHER_CAPTIONS, OtherCaptions, captions_writing
 from transforms.spelling.first_suggestion import FirstSuggestion
 from transforms.spelling.gate import CorrectionGate, resolve_gate
@@ -66,8 +69,8 @@ def correct_caption(text: str, mappings: tuple, decide: Callable, is_plain: Call
             continue
         fix = in_context(tokens, position, words[-1] if words else "") if in_context else None
         if fix is not None:
-            corrections.append(correction_row(position, fix.original, fix.replacement, fix.rule,
-                                              evidence=fix.evidence))
+            corrections.append(correction_row(position, fix.original, fix.replacement, fix.rule, fix.score,
+                                              fix.evidence))
             joined = fix.length - 1
             after_fix = tokens[position + fix.length] if position + fix.length < len(tokens) else ""
             pieces = fix.replacement.split()
@@ -140,16 +143,29 @@ def rule_for(config, word_lists: WordLists, checker, token_stats, phrases, use_g
                             word_lists.common_misspellings, gate, suggester, dictionary, suggestions)
 
 
-def in_context_rule(config, word_lists: WordLists, token_stats, phrases) -> tuple:
+def in_context_rule(config, word_lists: WordLists, token_stats, phrases, accepts=None, accepts_standard=None) -> tuple:
     """(find, concerns) of the decisions asked about every token, accepted or not (correct_caption's
-    `in_context`): possessives read in context, then real-word errors; (None, None) if the profile has
-    neither. `concerns(tokens)`: whether a caption holds anything they may change."""
+    `in_context`): possessives read in context, the reviewed real-word errors and confusions, plurals written as
+    possessives, number after a determiner, then compounds written apart; (None, None) if the profile has
+    none. `concerns(tokens)`: whether a caption holds anything they may change. `accepts(word)`: the
+    dictionary's verdict (the plurals and compounds ask it); `accepts_standard(word)`: the standard
+    dictionary's, without the vocabulary (a compound's pieces)."""
     readers = []
     if config.possessives and word_lists.plural_readings:
         readers.append(Possessives(word_lists.plural_readings, phrases, config.min_phrase_count))
     if word_lists.real_words:
         readers.append(RealWords(word_lists.real_words, token_stats, phrases, config.real_word_min_support,
                                  config.real_word_margin))
+    if word_lists.confusions:
+        readers.append(Confusions(word_lists.confusions, token_stats, phrases, config.confusion_margin,
+                                  config.real_word_min_support))
+    if config.number_agreement:
+        readers.append(PluralWrittenApart(token_stats, phrases, word_lists.plural_readings, accepts))
+        readers.append(SingularAfterDeterminer(token_stats, phrases))
+    if config.compounds:
+        readers.append(Compounds(token_stats, phrases, accepts, frozenset(word_lists.splits),
+                                 config.compound_min_ratio, config.compound_min_count, config.compound_margin,
+                                 config.real_word_min_support, accepts_standard))
     if not readers:
         return None, None
 
@@ -179,7 +195,12 @@ class Speller:
         self._mapped = word_lists.mapped
         dictionary = shared(key + ("dictionary",), lambda: RememberingDictionary(self._checker))
         self.rule = rule_for(config, word_lists, self._checker, token_stats, phrases, use_gate, dictionary)
-        self._in_context, self._in_context_concerns = in_context_rule(config, word_lists, token_stats, phrases)
+        standard = None
+        if config.compounds:
+            standard = shared(("standard", config.hunspell_dictionary),
+                              lambda: RememberingDictionary(open_hunspell(config.hunspell_dictionary)))
+        self._in_context, self._in_context_concerns = in_context_rule(
+            config, word_lists, token_stats, phrases, dictionary.accepts, standard.accepts if standard else None)
         self._drop_doubled = config.drop_doubled_words
         self._plain_word = shared(key + ("plain words", word_lists.mapped),
                                   lambda: lru_cache(maxsize=500_000)(partial(is_plain_word, self._checker,

@@ -118,6 +118,19 @@ def read_reviewed_lists(paths: tuple) -> ReviewedList:
         verdicts.update({**reviewed.fixes, **{word: word for word in reviewed.keeps}})
     return ReviewedList({token: to for token, to in verdicts.items() if token != to},
                         tuple(sorted(token for token, to in verdicts.items() if token == to)))
+def read_confusions(path: str) -> dict:
+    """The reviewed confusions (confusions.py): `word -> alternative, alternative`, one word a line; blank
+    lines and lines starting with # are skipped."""
+    confusions = {}
+    for number, line in enumerate(_read_lines(path), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        word, arrow, alternatives = line.strip().partition(" -> ")
+        words = tuple(alternative.strip() for alternative in alternatives.split(","))
+        if not arrow or not word or " " in word or not all(words) or any(" " in each for each in words):
+            raise DictionaryFileError(f"{path}, line {number}: expected 'word -> word, word', got {line.strip()!r}")
+        confusions[word] = words
+    return confusions
 
 
 @dataclass(frozen=True)
@@ -135,6 +148,8 @@ class WordLists:
     # A person's corrections from reviewed lists (`capclean vocab --reviewed`); the words they keep are in
     # custom_words.
     reviewed: dict = field(default_factory=dict)
+    # Reviewed confusions decided by a bigram model ("taking" -> "talking"; confusions.py).
+    confusions: dict = field(default_factory=dict)
 
     @classmethod
     def read(cls, config) -> "WordLists":
@@ -145,7 +160,8 @@ class WordLists:
                    read_mapping(config.plural_readings) if config.plural_readings else {},
                    read_common_misspellings(config.common_misspellings) if config.common_misspellings else {},
                    read_real_word_pairs(config.real_words) if config.real_words else {},
-                   reviewed.fixes)
+                   reviewed.fixes,
+                   read_confusions(config.confusions) if config.confusions else {})
 
     @property
     def mappings(self) -> tuple:

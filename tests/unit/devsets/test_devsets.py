@@ -101,6 +101,8 @@ def test_a_tokens_corrections_apply_in_order_as_the_benchmark_scores_them():
     corrections = [{"original": "childrens", "replacement": "children s"}, {"original": "s", "replacement": "S"}]
     assert token_output("childrens", corrections) == "children s"
     assert token_output("vedio", []) == "vedio"
+    # A join that starts at the token ("nano technology" -> "nanotechnology") makes the token the joined word.
+    assert token_output("nano", [{"original": "nano technology", "replacement": "nanotechnology"}]) == "nanotechnology"
 
 
 def test_per_type_weights_count_each_distinct_token_once():

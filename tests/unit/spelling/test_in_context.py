@@ -75,10 +75,17 @@ def test_mining_finds_a_commoner_word_one_edit_away_but_not_an_inflection():
 @pytest.mark.parametrize("caption, at, previous, expected", [
     ("two womans are talking", 1, "two", ("women", "plural_in_context")),
     ("the womans are dancing", 1, "the", ("women", "plural_in_context")),
-    ("army mans running", 1, "army", None),
     ("a mans is walking", 1, "a", ("man", "singular_in_context")),
     ("a mans hand", 1, "a", ("man s", "possessive_in_context")),
-    ("some mens shoes", 1, "some", ("men", "plural_in_context")),
+    ("some mens shoes", 1, "some", ("men s", "possessive_in_context")),  # a counting word: the plural owns
+    ("some mens are", 1, "some", ("men", "plural_in_context")),
+    ("army mans running", 1, "army", ("men", "plural_in_context")),  # "are running": a verb owns nothing
+    ("a mans walking", 1, "a", ("man", "singular_in_context")),
+    ("mens running", 0, "", None),  # an s added to a plural: its possessive, left to the split
+    ("and womens wearing", 1, "and", None),  # "s wearing" is "he s wearing": no evidence of a possessive
+    ("two mens running", 1, "two", ("men", "plural_in_context")),
+    ("a womans soccer game", 1, "a", ("women s", "possessive_in_context")),  # "women soccer" 6, "woman soccer" 1
+    ("a womans hand", 1, "a", ("woman s", "possessive_in_context")),
     ("the mens shoes", 1, "the", ("men s", "possessive_in_context")),
     ("a mens shoes", 1, "a", ("men s", "possessive_in_context")),  # "a childrens toy": a toy for children
     ("he mans the boat", 1, "he", None),
@@ -88,7 +95,8 @@ def test_mining_finds_a_commoner_word_one_edit_away_but_not_an_inflection():
 ])
 def test_possessive_plural_or_singular_is_read_from_the_neighbours(caption, at, previous, expected):
     rule = Possessives({"womans": "women", "mans": "men", "mens": "men"},
-                       {"s hand": 40, "s shoes": 3, "the pocket": 5, "the cuts": 4})
+                       {"s hand": 40, "s shoes": 3, "the pocket": 5, "the cuts": 4, "are running": 9, "is walking": 3,
+                        "are walking": 4, "s soccer": 5, "s wearing": 30, "are wearing": 50, "women soccer": 6, "woman soccer": 1})
     fix = rule.find(caption.split(), at, previous)
     assert (None if fix is None else (fix.replacement, fix.rule)) == expected
 
