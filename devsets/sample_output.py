@@ -1,7 +1,7 @@
-"""Sample what a cleaning run wrote, for blind judgement: captions no step touched, and near-duplicate
-removals that were not word-for-word copies.
+"""Sample what a cleaning run wrote, for blind judgement: captions no step touched, near-duplicate
+removals that were not word-for-word copies, and the changes some of step II's rules made.
 
-Two samples, each from one run's output folder (`capclean clean --output`):
+Three samples, each from one run's output folder (`capclean clean --output`):
 
 - `untouched`: captions of `captions/` that no step changed (no row of `edits/` names their sen_id),
   drawn uniformly. A labeller reads each one as an editor would and says whether it still holds an
@@ -18,6 +18,8 @@ Usage:
         --out /tmp/untouched.tsv
     .venv/bin/python -m devsets.sample_output dedup --run out/msrvtt --seed 42242 --size 200 \
         --out /tmp/dedup.tsv
+    .venv/bin/python -m devsets.sample_output changes --run out/msrvtt --seed 47247 --size 60 \
+        --rules compound confusion --out /tmp/changes.tsv
 
 `--exclude` names earlier samples (their TSVs): a fresh sample draws none of their sen_ids.
 """
@@ -27,6 +29,7 @@ import random
 import pyarrow.dataset as ds
 
 UNTOUCHED_COLUMNS = ("sen_id", "video_id", "caption", "label", "intended", "note")
+CHANGES_COLUMNS = ("sen_id", "position", "original", "replacement", "before", "after", "label", "note")
 DEDUP_COLUMNS = ("sen_id", "video_id", "removed", "kept_sen_id", "kept", "video_keeps",
                  "kept_lacks_detail", "video_lacks_detail", "note")
 
@@ -59,6 +62,29 @@ def non_identical_removals(run: str) -> list:
             if row["step"] == "dedup" and row["similarity"] is not None and row["similarity"] < 1.0]
 
 
+def round_and_rules(rule: str) -> tuple:
+    """`recheck 2: compound,ranked` as ("recheck 2: ", {"compound", "ranked"}); `ranked` as ("", {"ranked"})."""
+    prefix, _, rules = rule.rpartition(": ")
+    return (prefix + ": " if prefix else ""), set(rules.split(","))
+
+
+def rule_changes(run: str, rules: set) -> list:
+    """(sen_id, position, original, replacement, before, after) of every correction one of `rules` made,
+    with the caption before and after the step II pass (step II itself or a recheck round) that made it."""
+    passes = {}
+    for edit in read_table(run, "edits", ["sen_id", "step", "rule", "before", "after"]):
+        if edit["step"] == "spelling":
+            prefix, edit_rules = round_and_rules(edit["rule"])
+            passes[(edit["sen_id"], prefix)] = (edit_rules, edit["before"], edit["after"])
+    changes = []
+    for row in read_table(run, "corrections", ["sen_id", "position", "original", "replacement", "rule"]):
+        prefix, (rule,) = round_and_rules(row["rule"])
+        if rule in rules:
+            _, before, after = passes[(row["sen_id"], prefix)]
+            changes.append((row["sen_id"], row["position"], row["original"], row["replacement"], before, after))
+    return changes
+
+
 def draw(rows: list, size: int, seed: int) -> list:
     return sorted(random.Random(seed).sample(rows, min(size, len(rows))))
 
@@ -84,18 +110,21 @@ def write_tsv(path: str, columns: tuple, rows: list) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("sample", choices=("untouched", "dedup"))
+    parser.add_argument("sample", choices=("untouched", "dedup", "changes"))
     parser.add_argument("--run", required=True, help="a cleaning run's output folder")
     parser.add_argument("--out", required=True, help="where to write the unlabelled sample (outside the repository)")
     parser.add_argument("--seed", type=int, required=True)
     parser.add_argument("--size", type=int, required=True)
+    parser.add_argument("--rules", nargs="*", default=[], help="changes: the rules whose corrections to draw")
     parser.add_argument("--exclude", nargs="*", default=[], metavar="TSV",
                         help="earlier samples: their sen_ids are not drawn again")
     args = parser.parse_args()
     if args.sample == "untouched":
         pool, columns = untouched_rows(args.run), UNTOUCHED_COLUMNS
-    else:
+    elif args.sample == "dedup":
         pool, columns = non_identical_removals(args.run), DEDUP_COLUMNS
+    else:
+        pool, columns = rule_changes(args.run, set(args.rules)), CHANGES_COLUMNS
     excluded = earlier_sen_ids(args.exclude)
     pool = [row for row in pool if row[0] not in excluded]
     rows = draw(pool, args.size, args.seed)

@@ -3,7 +3,8 @@ non-identical near-duplicate removals. Small run folders written here, worked by
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from devsets.sample_output import draw, earlier_sen_ids, non_identical_removals, untouched_rows, write_tsv
+from devsets.sample_output import (draw, earlier_sen_ids, non_identical_removals, round_and_rules, rule_changes,
+                                   untouched_rows, write_tsv)
 from devsets.sample_spelling import sample_types
 
 
@@ -63,3 +64,26 @@ def test_earlier_samples_sen_ids_are_read_from_their_first_column(tmp_path):
     earlier.write_text("sen_id\tvideo_id\tcaption\tlabel\n17\tvideo1\ta man\tok\n4\tvideo2\ta dog\terror\n")
     assert earlier_sen_ids([str(earlier)]) == {17, 4}
     assert earlier_sen_ids([]) == set()
+
+
+def test_a_recheck_rounds_rule_splits_into_its_round_and_rules():
+    assert round_and_rules("recheck 2: compound,ranked") == ("recheck 2: ", {"compound", "ranked"})
+    assert round_and_rules("ranked") == ("", {"ranked"})
+
+
+def test_a_rules_changes_come_with_the_caption_of_the_pass_that_made_them(tmp_path):
+    write_table(tmp_path, "edits", [
+        {"sen_id": 7, "step": "normalize", "rule": "lowercase", "before": "A Egg Shells", "after": "a egg shells"},
+        {"sen_id": 7, "step": "spelling", "rule": "compound", "before": "a egg shells", "after": "a eggshells"},
+        {"sen_id": 7, "step": "spelling", "rule": "recheck 1: confusion", "before": "a eggshells", "after": "an eggshells"},
+        {"sen_id": 8, "step": "spelling", "rule": "ranked", "before": "a dgo", "after": "a dog"},
+    ])
+    write_table(tmp_path, "corrections", [
+        {"sen_id": 7, "position": 1, "original": "egg shells", "replacement": "eggshells", "rule": "compound"},
+        {"sen_id": 7, "position": 0, "original": "a", "replacement": "an", "rule": "recheck 1: confusion"},
+        {"sen_id": 8, "position": 1, "original": "dgo", "replacement": "dog", "rule": "ranked"},
+    ])
+    assert rule_changes(str(tmp_path), {"compound", "confusion"}) == [
+        (7, 1, "egg shells", "eggshells", "a egg shells", "a eggshells"),
+        (7, 0, "a", "an", "a eggshells", "an eggshells"),
+    ]
