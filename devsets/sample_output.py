@@ -25,6 +25,7 @@ Usage:
 """
 import argparse
 import random
+from collections import defaultdict
 
 import pyarrow.dataset as ds
 
@@ -70,18 +71,22 @@ def round_and_rules(rule: str) -> tuple:
 
 def rule_changes(run: str, rules: set) -> list:
     """(sen_id, position, original, replacement, before, after) of every correction one of `rules` made,
-    with the caption before and after the step II pass (step II itself or a recheck round) that made it."""
-    passes = {}
+    with the caption before and after the step II pass (step II itself or a recheck round) that made it.
+    corrections/ names the rule without the round, so the pass is the one whose rules hold it and whose
+    caption holds the original at the correction's position."""
+    passes = defaultdict(list)
     for edit in read_table(run, "edits", ["sen_id", "step", "rule", "before", "after"]):
         if edit["step"] == "spelling":
-            prefix, edit_rules = round_and_rules(edit["rule"])
-            passes[(edit["sen_id"], prefix)] = (edit_rules, edit["before"], edit["after"])
+            passes[edit["sen_id"]].append((round_and_rules(edit["rule"])[1], edit["before"], edit["after"]))
     changes = []
     for row in read_table(run, "corrections", ["sen_id", "position", "original", "replacement", "rule"]):
-        prefix, (rule,) = round_and_rules(row["rule"])
-        if rule in rules:
-            _, before, after = passes[(row["sen_id"], prefix)]
-            changes.append((row["sen_id"], row["position"], row["original"], row["replacement"], before, after))
+        if row["rule"] not in rules:
+            continue
+        words = row["original"].split()
+        for edit_rules, before, after in passes[row["sen_id"]]:
+            if row["rule"] in edit_rules and before.split()[row["position"]:row["position"] + len(words)] == words:
+                changes.append((row["sen_id"], row["position"], row["original"], row["replacement"], before, after))
+                break
     return changes
 
 

@@ -71,7 +71,7 @@ def test_a_recheck_rounds_rule_splits_into_its_round_and_rules():
     assert round_and_rules("ranked") == ("", {"ranked"})
 
 
-def test_a_rules_changes_come_with_the_caption_of_the_pass_that_made_them(tmp_path):
+def test_a_rules_changes_come_with_the_caption_of_the_pass_that_made_them_a_recheck_round_included(tmp_path):
     write_table(tmp_path, "edits", [
         {"sen_id": 7, "step": "normalize", "rule": "lowercase", "before": "A Egg Shells", "after": "a egg shells"},
         {"sen_id": 7, "step": "spelling", "rule": "compound", "before": "a egg shells", "after": "a eggshells"},
@@ -80,7 +80,7 @@ def test_a_rules_changes_come_with_the_caption_of_the_pass_that_made_them(tmp_pa
     ])
     write_table(tmp_path, "corrections", [
         {"sen_id": 7, "position": 1, "original": "egg shells", "replacement": "eggshells", "rule": "compound"},
-        {"sen_id": 7, "position": 0, "original": "a", "replacement": "an", "rule": "recheck 1: confusion"},
+        {"sen_id": 7, "position": 0, "original": "a", "replacement": "an", "rule": "confusion"},
         {"sen_id": 8, "position": 1, "original": "dgo", "replacement": "dog", "rule": "ranked"},
     ])
     assert rule_changes(str(tmp_path), {"compound", "confusion"}) == [
