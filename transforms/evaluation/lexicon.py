@@ -97,7 +97,9 @@ class Lexicon:
     def __init__(self, wordnet: WordNetCorpusReader | None, preposition_antonyms: dict):
         self._wordnet = wordnet
         self._preposition_antonyms = preposition_antonyms
-        self._antonyms, self._related_antonyms, self._inflections = {}, {}, {}
+        self._antonyms, self._related_antonyms = {}, {}
+        # (lemma, Penn tag) -> inflect's answer: read directly where a split makes millions of draws.
+        self.inflections = {}
 
     def answers(self, words) -> dict:
         """(lemma, part of speech) -> (antonyms, related antonyms) of each of these words, for a Lexicon
@@ -125,9 +127,9 @@ class Lexicon:
 
     def inflect(self, lemma: str, tag: str) -> str:
         """`inflect_like`, remembered."""
-        if (lemma, tag) not in self._inflections:
-            self._inflections[lemma, tag] = inflect_like(lemma, tag)
-        return self._inflections[lemma, tag]
+        if (lemma, tag) not in self.inflections:
+            self.inflections[lemma, tag] = inflect_like(lemma, tag)
+        return self.inflections[lemma, tag]
 
     def _check_wordnet(self, lemma: str, pos: str) -> None:
         if self._wordnet is None:
