@@ -11,6 +11,7 @@ import pickle
 from collections import Counter
 from dataclasses import asdict, fields
 from pathlib import Path
+from typing import NamedTuple
 
 import apache_beam as beam
 import numpy as np
@@ -299,13 +300,19 @@ def write_empty_tables(output_dir: str) -> None:
             write_rows((0, []), output_dir, table, schema, caption_order)
 
 
+class CaptionWords(NamedTuple):
+    """What the figures read of a caption (pos/'s columns): its text, tokens and parts of speech."""
+    caption: str
+    tokens: list
+    pos: list
+
+
 def hardneg_figures(output_dir: str, settings: HardnegSettings) -> dict:
     """stats.json of a hardneg output, from the tables it wrote."""
-    from transforms.evaluation.pos import TaggedCaption
-
-    pos_rows = pq.read_table(Path(output_dir) / "pos").to_pylist()
-    tagged = [TaggedCaption(**{**row, **{key: tuple(row[key]) for key in ("tokens", "pos", "tags", "lemmas",
-                                                                          "spaces")}}) for row in pos_rows]
+    # Only the columns the figures read, as plain tuples (not TaggedCaptions: 60,000 of them built from
+    # dicts were 2 CPU s of the test split's driver).
+    pos = pq.read_table(Path(output_dir) / "pos", columns=["video_id", "caption", "tokens", "pos"])
+    tagged = [CaptionWords(*row) for row in zip(*(pos[name].to_pylist() for name in CaptionWords._fields))]
     by_part = {}
     for part, level, source, count in negative_counts(Path(output_dir) / "hardneg"):
         counts = by_part.setdefault(part, {}).setdefault(level, Counter())
@@ -314,7 +321,7 @@ def hardneg_figures(output_dir: str, settings: HardnegSettings) -> dict:
     with_auxiliaries = part_of_speech_shares(tagged, {"verb": ("VERB", "AUX")})["verb"]
     return {
         "captions": len(tagged),
-        "videos": len({caption.video_id for caption in tagged}),
+        "videos": pc.count_distinct(pos["video_id"]).as_py(),
         "mean_words": mean_words(tagged),
         "part_of_speech_shares": part_of_speech_shares(tagged),
         "verb_share_with_auxiliaries": with_auxiliaries,
@@ -328,7 +335,9 @@ def hardneg_figures(output_dir: str, settings: HardnegSettings) -> dict:
 def negative_counts(hardneg_dir: Path) -> list:
     """(part, level, source, negatives) of a hardneg/ table, counted by Arrow (not row by row: a split has
     millions), in the order each first appears in the table."""
-    table = pq.read_table(hardneg_dir, columns=["part", "level", "source"])
+    columns = ["part", "level", "source"]
+    # A few names, millions of rows: read as dictionaries, one for the whole table.
+    table = pq.read_table(hardneg_dir, columns=columns, read_dictionary=columns).unify_dictionaries()
     table = table.append_column("row", pa.array(np.arange(table.num_rows, dtype=np.int64)))
     groups = table.group_by(["part", "level", "source"], use_threads=False).aggregate([([], "count_all"),
                                                                                         ("row", "min")])
