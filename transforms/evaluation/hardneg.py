@@ -161,6 +161,7 @@ def word_draws(caption, positions: list, choices: tuple, rng: random.Random, lex
     inflections, inflect = lexicon.inflections, lexicon.inflect
     position_count, position_bits = len(positions), len(positions).bit_length()
     choice_count, choice_bits = len(choices), len(choices).bit_length()
+    capitalised = [token[:1].isupper() for token in tokens]  # styled_like, unrolled
     for _ in range(draws):
         index = getrandbits(position_bits)
         while index >= position_count:
@@ -174,11 +175,11 @@ def word_draws(caption, positions: list, choices: tuple, rng: random.Random, lex
             yield None
             continue
         word = inflections.get((lemma, tags[position])) or inflect(lemma, tags[position])
-        yield (position,), (styled_like(tokens[position], word),), "vocabulary"
+        yield (position,), (word.capitalize() if capitalised[position] else word,), "vocabulary"
 
 
 def word_negatives(caption, part: str, lexicon, vocabulary: dict, settings: HardnegSettings,
-                   video_texts: frozenset, columns=None):
+                   video_texts: frozenset, columns=None, caption_text=None):
     """Up to K negatives of `caption` that each change one word of `part`: antonyms first, then
     antonyms of hypernyms and hyponyms, then (when the part falls back) random vocabulary words.
     Added to `columns` (a NegativeColumns), or returned as Negatives when none is given."""
@@ -188,11 +189,11 @@ def word_negatives(caption, part: str, lexicon, vocabulary: dict, settings: Hard
     # A draw without a position or a vocabulary word to draw can never give a negative.
     draws = (word_draws(caption, positions, choices, rng, lexicon, DRAWS_PER_NEGATIVE * settings.k)
              if part in settings.vocabulary_fallback and positions and choices else ())
-    return collect_negatives(caption, part, "word", candidates, draws, settings, video_texts, columns)
+    return collect_negatives(caption, part, "word", candidates, draws, settings, video_texts, columns, caption_text)
 
 
 def phrase_negatives(caption, part: str, lexicon, vocabulary: dict, settings: HardnegSettings,
-                     video_texts: frozenset, columns=None):
+                     video_texts: frozenset, columns=None, caption_text=None):
     """Up to K negatives that change two consecutive words: a word of `part` and the word after
     it when that is a noun, verb, adjective, adverb or preposition, each by the word-level rule."""
     content = set(PARTS_OF_SPEECH.values())
@@ -216,7 +217,7 @@ def phrase_negatives(caption, part: str, lexicon, vocabulary: dict, settings: Ha
             yield change_of(change) if all(replacement is not None for replacement in change) else None
 
     fallback = draws() if part in settings.vocabulary_fallback and pairs else ()
-    return collect_negatives(caption, part, "phrase", candidates, fallback, settings, video_texts, columns)
+    return collect_negatives(caption, part, "phrase", candidates, fallback, settings, video_texts, columns, caption_text)
 
 
 class NegativeColumns:
@@ -289,13 +290,15 @@ class CaptionText:
         return "".join(pieces)
 
 
-def collect_negatives(caption, part, level, candidates, draws, settings, video_texts, columns=None):
+def collect_negatives(caption, part, level, candidates, draws, settings, video_texts, columns=None,
+                      caption_text=None):
     """The first K distinct negatives of the candidates (changes: (positions, words, source), in priority
     order), then of the random vocabulary draws (changes, or None for a draw that failed); none reads as a
-    caption of the video. Added to `columns`, or returned as Negatives when none is given."""
+    caption of the video. Added to `columns`, or returned as Negatives when none is given. `caption_text`: the
+    caption's CaptionText, when the caller made it once for all its parts."""
     seen = set(video_texts)
     seen.add(same_text(caption.caption))
-    text_with = CaptionText(caption).with_words
+    text_with = (caption_text or CaptionText(caption)).with_words
     texts, changes = [], []
     for change in chain(candidates, draws):
         if change is None:
@@ -326,10 +329,10 @@ def add_video_negatives(columns_of, tagged_captions, lexicon, vocabulary: dict, 
     video_texts = frozenset(same_text(text) for text in texts)
     build = {"word": word_negatives, "phrase": phrase_negatives}
     for caption in tagged_captions:
-        columns = columns_of(caption)
+        columns, caption_text = columns_of(caption), CaptionText(caption)  # once for all its parts and levels
         for level in settings.levels:
             for part in settings.parts:
-                build[level](caption, part, lexicon, vocabulary, settings, video_texts, columns)
+                build[level](caption, part, lexicon, vocabulary, settings, video_texts, columns, caption_text)
 
 
 def video_negatives(tagged_captions, lexicon, vocabulary: dict, settings: HardnegSettings,
