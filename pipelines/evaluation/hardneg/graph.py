@@ -187,12 +187,9 @@ def file_number(sen_id: int, table: str) -> int:
 
 
 def rows_by_file(records, table: str) -> list:
-    """(file number, block) for the records (TaggedCaptions or Negatives) of one video: a block is
-    the rows of one file as an Arrow table in IPC bytes, compressed.
-
-    A video's hundreds of negatives cross the runner, and wait there for the group by file, as a
-    few compact blocks rather than as Python tuples (the runner held 3.7 million row tuples
-    between the stages on the test split: issue 41).
+    """(file number, block) for the records (TaggedCaptions) of one video: a block is the rows of one
+    file as an Arrow table in IPC bytes, compressed, so that they wait for the group by file as a
+    few compact blocks rather than as Python tuples. (Negatives cross as columns_block instead.)
     """
     files = {}
     for record in records:
