@@ -154,19 +154,32 @@ def word_candidates(caption, part: str, lexicon, rng: random.Random) -> tuple:
 def word_draws(caption, positions: list, choices: tuple, rng: random.Random, lexicon, draws: int):
     """`draws` random changes of one word of `positions` to a vocabulary word (`choices`), inflected like
     it; None for a draw that gives the word its own lemma. (vocabulary_replacement, unrolled: a split
-    makes millions of these draws.)"""
-    tokens, lemmas, tags, choose, inflect = caption.tokens, caption.lemmas, caption.tags, rng.choice, lexicon.inflect
+    makes millions of these draws.) Each pick is rng.choice's, inlined: CPython's Random.choice takes
+    getrandbits of the length's bit count, again while too large (_randbelow_with_getrandbits), so the
+    same seed gives the same words; a test checks it against rng.choice."""
+    tokens, lemmas, tags, getrandbits = caption.tokens, caption.lemmas, caption.tags, rng.getrandbits
+    inflections, inflect = lexicon.inflections, lexicon.inflect
+    position_count, position_bits = len(positions), len(positions).bit_length()
+    choice_count, choice_bits = len(choices), len(choices).bit_length()
+    capitalised = [token[:1].isupper() for token in tokens]  # styled_like, unrolled
     for _ in range(draws):
-        position = choose(positions)
-        lemma = choose(choices)
+        index = getrandbits(position_bits)
+        while index >= position_count:
+            index = getrandbits(position_bits)
+        position = positions[index]
+        index = getrandbits(choice_bits)
+        while index >= choice_count:
+            index = getrandbits(choice_bits)
+        lemma = choices[index]
         if lemma == lemmas[position]:
             yield None
-        else:
-            yield (position,), (styled_like(tokens[position], inflect(lemma, tags[position])),), "vocabulary"
+            continue
+        word = inflections.get((lemma, tags[position])) or inflect(lemma, tags[position])
+        yield (position,), (word.capitalize() if capitalised[position] else word,), "vocabulary"
 
 
 def word_negatives(caption, part: str, lexicon, vocabulary: dict, settings: HardnegSettings,
-                   video_texts: frozenset, columns=None):
+                   video_texts: frozenset, columns=None, caption_text=None):
     """Up to K negatives of `caption` that each change one word of `part`: antonyms first, then
     antonyms of hypernyms and hyponyms, then (when the part falls back) random vocabulary words.
     Added to `columns` (a NegativeColumns), or returned as Negatives when none is given."""
@@ -176,11 +189,11 @@ def word_negatives(caption, part: str, lexicon, vocabulary: dict, settings: Hard
     # A draw without a position or a vocabulary word to draw can never give a negative.
     draws = (word_draws(caption, positions, choices, rng, lexicon, DRAWS_PER_NEGATIVE * settings.k)
              if part in settings.vocabulary_fallback and positions and choices else ())
-    return collect_negatives(caption, part, "word", candidates, draws, settings, video_texts, columns)
+    return collect_negatives(caption, part, "word", candidates, draws, settings, video_texts, columns, caption_text)
 
 
 def phrase_negatives(caption, part: str, lexicon, vocabulary: dict, settings: HardnegSettings,
-                     video_texts: frozenset, columns=None):
+                     video_texts: frozenset, columns=None, caption_text=None):
     """Up to K negatives that change two consecutive words: a word of `part` and the word after
     it when that is a noun, verb, adjective, adverb or preposition, each by the word-level rule."""
     content = set(PARTS_OF_SPEECH.values())
@@ -204,37 +217,57 @@ def phrase_negatives(caption, part: str, lexicon, vocabulary: dict, settings: Ha
             yield change_of(change) if all(replacement is not None for replacement in change) else None
 
     fallback = draws() if part in settings.vocabulary_fallback and pairs else ()
-    return collect_negatives(caption, part, "phrase", candidates, fallback, settings, video_texts, columns)
+    return collect_negatives(caption, part, "phrase", candidates, fallback, settings, video_texts, columns, caption_text)
 
 
 class NegativeColumns:
-    """Negatives as columns, one list per field of Negative (HARDNEG's columns, in order), filled
-    caption by caption: a split has millions of negatives, and an object per negative cost more
-    than making it (issue 41)."""
+    """Negatives as flat columns, filled caption by caption: a split has millions of negatives, and an
+    object (or a row) per negative cost more than making it (issue 41). What every negative of one
+    caption, part and level shares is kept once, as a run (`runs`, with the run's negative count in
+    `counts`); the changed words of all negatives follow one another in `positions` and `replacements`,
+    `widths` saying how many each negative changed. pipelines/evaluation/hardneg/graph.py's
+    negative_table makes the HARDNEG table of them; `records` the Negatives, for tests and small uses."""
 
     def __init__(self):
-        self.columns = {field: [] for field in Negative.__dataclass_fields__}
+        self.runs = []  # (sen_id, video_id, part, level, caption, tokens) of each caption, part and level
+        self.counts = []  # negatives of each run
+        self.texts, self.sources, self.widths = [], [], []  # one per negative
+        self.positions, self.replacements = [], []  # one per changed word
 
     def __len__(self) -> int:
-        return len(self.columns["negative_id"])
+        return len(self.texts)
 
     def add_caption(self, caption, part: str, level: str, texts: list, changes: list) -> None:
         """The negatives of one caption, part and level: their texts and changes (positions, words, source)."""
-        count, columns, tokens = len(texts), self.columns, caption.tokens
-        columns["negative_id"].extend(f"{caption.sen_id}-{part}-{level}-{k}" for k in range(count))
-        for field, value in (("sen_id", caption.sen_id), ("video_id", caption.video_id), ("part", part),
-                             ("level", level), ("caption", caption.caption)):
-            columns[field].extend([value] * count)
-        columns["k"].extend(range(count))
-        columns["text"].extend(texts)
-        columns["positions"].extend(positions for positions, _, _ in changes)
-        columns["originals"].extend(tuple(map(tokens.__getitem__, positions)) for positions, _, _ in changes)
-        columns["replacements"].extend(words for _, words, _ in changes)
-        columns["source"].extend(source for _, _, source in changes)
+        self.runs.append((caption.sen_id, caption.video_id, part, level, caption.caption, caption.tokens))
+        self.counts.append(len(texts))
+        if not texts:
+            return
+        positions, words, sources = zip(*changes)
+        self.texts += texts
+        self.sources += sources
+        self.widths += map(len, positions)
+        self.positions += chain.from_iterable(positions)
+        self.replacements += chain.from_iterable(words)
+
+    def extend(self, other: "NegativeColumns") -> None:
+        """Add another's negatives after these (the negatives of one output file, from many videos)."""
+        for name, values in vars(other).items():
+            getattr(self, name).extend(values)
 
     def records(self) -> list:
-        """The negatives as Negative objects (for tests and small uses)."""
-        return [Negative(*row) for row in zip(*self.columns.values())]
+        """The negatives as Negative objects."""
+        records, negative, word = [], 0, 0
+        for (sen_id, video_id, part, level, caption, tokens), count in zip(self.runs, self.counts):
+            for k in range(count):
+                width = self.widths[negative]
+                positions = tuple(self.positions[word:word + width])
+                records.append(Negative(f"{sen_id}-{part}-{level}-{k}", sen_id, video_id, part, level, k,
+                                        self.texts[negative], caption, positions,
+                                        tuple(tokens[position] for position in positions),
+                                        tuple(self.replacements[word:word + width]), self.sources[negative]))
+                negative, word = negative + 1, word + width
+        return records
 
 
 class CaptionText:
@@ -257,19 +290,21 @@ class CaptionText:
         return "".join(pieces)
 
 
-def collect_negatives(caption, part, level, candidates, draws, settings, video_texts, columns=None):
+def collect_negatives(caption, part, level, candidates, draws, settings, video_texts, columns=None,
+                      caption_text=None):
     """The first K distinct negatives of the candidates (changes: (positions, words, source), in priority
     order), then of the random vocabulary draws (changes, or None for a draw that failed); none reads as a
-    caption of the video. Added to `columns`, or returned as Negatives when none is given."""
+    caption of the video. Added to `columns`, or returned as Negatives when none is given. `caption_text`: the
+    caption's CaptionText, when the caller made it once for all its parts."""
     seen = set(video_texts)
     seen.add(same_text(caption.caption))
-    text_with = CaptionText(caption).with_words
+    text_with = (caption_text or CaptionText(caption)).with_words
     texts, changes = [], []
     for change in chain(candidates, draws):
         if change is None:
             continue
         text = text_with(change[0], change[1])
-        key = same_text(text)
+        key = " ".join(text.lower().split())  # same_text(text), inlined: it runs for every draw
         if key in seen:
             continue
         seen.add(key)
@@ -294,10 +329,10 @@ def add_video_negatives(columns_of, tagged_captions, lexicon, vocabulary: dict, 
     video_texts = frozenset(same_text(text) for text in texts)
     build = {"word": word_negatives, "phrase": phrase_negatives}
     for caption in tagged_captions:
-        columns = columns_of(caption)
+        columns, caption_text = columns_of(caption), CaptionText(caption)  # once for all its parts and levels
         for level in settings.levels:
             for part in settings.parts:
-                build[level](caption, part, lexicon, vocabulary, settings, video_texts, columns)
+                build[level](caption, part, lexicon, vocabulary, settings, video_texts, columns, caption_text)
 
 
 def video_negatives(tagged_captions, lexicon, vocabulary: dict, settings: HardnegSettings,

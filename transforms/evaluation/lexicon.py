@@ -54,19 +54,37 @@ class _WordNet30Reader(WordNetCorpusReader):
         return None
 
 
-def open_wordnet(folder: Path) -> WordNetCorpusReader:
+def check_wordnet(folder: Path) -> None:
+    """Refuse, in one line, a folder open_wordnet could not read: no WordNet in it, or one outside NLTK's
+    data folders. Without opening it: the reader loads every index of WordNet (seconds and a hundred
+    MiB), which a command that only checks before its work need not pay."""
+    from nltk import pathsec
+
     folder = Path(folder)
     # lexnames is written last by pipelines/install/wordnet.py: without it the folder is incomplete.
     if not (folder / "lexnames").is_file():
         raise WordNetMissingError(f"WordNet not found in {folder}: run make install")
     try:
+        if pathsec.ENFORCE:
+            pathsec.validate_path(str(folder), context="CorpusReader.__init__")
+    except PermissionError:
+        raise _outside_data_folders(folder) from None
+
+
+def _outside_data_folders(folder: Path) -> WordNetMissingError:
+    # NLTK 3.10 reads corpora only from inside its data folders (nltk.data.path), links resolved.
+    return WordNetMissingError(f"NLTK will not read WordNet from {folder}, outside its data folders: run make install")
+
+
+def open_wordnet(folder: Path) -> WordNetCorpusReader:
+    folder = Path(folder)
+    check_wordnet(folder)
+    try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # "multilingual functions are not available": intended
             return _WordNet30Reader(str(folder), omw_reader=None)
     except PermissionError:
-        # NLTK 3.10 reads corpora only from inside its data folders (nltk.data.path), links resolved.
-        raise WordNetMissingError(
-            f"NLTK will not read WordNet from {folder}, outside its data folders: run make install") from None
+        raise _outside_data_folders(folder) from None
 
 
 def read_preposition_antonyms(path: Path = PREPOSITION_ANTONYMS_FILE) -> dict:
@@ -97,7 +115,9 @@ class Lexicon:
     def __init__(self, wordnet: WordNetCorpusReader | None, preposition_antonyms: dict):
         self._wordnet = wordnet
         self._preposition_antonyms = preposition_antonyms
-        self._antonyms, self._related_antonyms, self._inflections = {}, {}, {}
+        self._antonyms, self._related_antonyms = {}, {}
+        # (lemma, Penn tag) -> inflect's answer: read directly where a split makes millions of draws.
+        self.inflections = {}
 
     def answers(self, words) -> dict:
         """(lemma, part of speech) -> (antonyms, related antonyms) of each of these words, for a Lexicon
@@ -125,9 +145,9 @@ class Lexicon:
 
     def inflect(self, lemma: str, tag: str) -> str:
         """`inflect_like`, remembered."""
-        if (lemma, tag) not in self._inflections:
-            self._inflections[lemma, tag] = inflect_like(lemma, tag)
-        return self._inflections[lemma, tag]
+        if (lemma, tag) not in self.inflections:
+            self.inflections[lemma, tag] = inflect_like(lemma, tag)
+        return self.inflections[lemma, tag]
 
     def _check_wordnet(self, lemma: str, pos: str) -> None:
         if self._wordnet is None:

@@ -102,11 +102,11 @@ def run_hardneg(args: HardnegArgs, settings) -> int:
     from pipelines.evaluation.hardneg.graph import build_hardneg, format_figures, hardneg_figures, write_empty_tables
     from pipelines.runtime.runner import build_and_run, check_beam_flags
     from pipelines.runtime.worker_errors import worker_errors_as_one_line
-    from transforms.evaluation.lexicon import default_wordnet_dir, open_wordnet
+    from transforms.evaluation.lexicon import check_wordnet, default_wordnet_dir
 
     beam_args = list(args.beam.args)
     check_beam_flags(beam_args, args.beam.capclean_flags)
-    open_wordnet(default_wordnet_dir())  # a missing WordNet is one line now, not a worker's traceback later
+    check_wordnet(default_wordnet_dir())  # a missing WordNet is one line now, not a worker's traceback later
     if args.tags:
         from pipelines.evaluation.tags import check_tags_folder
         check_tags_folder(args.tags)

@@ -85,8 +85,10 @@ def example_negatives(folder: Path, parts: list) -> dict:
     Only the columns that pick the captions are read whole, so a large output is not loaded
     to show a few rows.
     """
-    keys = pq.read_table(folder / "hardneg", columns=["sen_id", "video_id", "part"])
-    chosen = {part: example_sen_ids(keys.filter(pc.equal(keys["part"], part))) for part in parts}
+    # video_id and part as dictionaries: a few thousand names in millions of rows.
+    keys = pq.read_table(folder / "hardneg", columns=["sen_id", "video_id", "part"],
+                         read_dictionary=["video_id", "part"]).unify_dictionaries()
+    chosen = example_sen_ids(keys, parts)
     sen_ids = sorted({sen_id for ids in chosen.values() for sen_id in ids})
     negatives = rows_of(folder / "hardneg", sen_ids)
     negatives.sort(key=lambda row: (row["sen_id"], row["part"], LEVELS.index(row["level"]), row["k"]))
@@ -105,13 +107,17 @@ def rows_of(table: Path, sen_ids: list) -> list:
     return pq.read_table(table, filters=[("sen_id", "in", sen_ids)]).to_pylist()
 
 
-def example_sen_ids(negatives: pa.Table) -> list:
-    """The captions a part's examples show, from the sen_id and video_id of its negatives: the first
-    caption of each video, for the videos whose first caption comes first. One per video, because the
-    captions of a video say much the same, and by sen_id, so the choice is the same on every rendering.
-    Counted by Arrow: a split has millions of negatives."""
-    first_of_video = negatives.group_by("video_id", use_threads=False).aggregate([("sen_id", "min")])
-    return sorted(first_of_video["sen_id_min"].to_pylist())[:EXAMPLE_CAPTIONS_PER_PART]
+def example_sen_ids(negatives: pa.Table, parts: list) -> dict:
+    """part -> the captions its examples show, from the sen_id, video_id and part of the negatives: the
+    first caption of each video, for the videos whose first caption comes first. One per video, because
+    the captions of a video say much the same, and by sen_id, so the choice is the same on every rendering.
+    Counted by Arrow, in one group by part and video: a split has millions of negatives."""
+    first_of_video = negatives.group_by(["part", "video_id"], use_threads=False).aggregate([("sen_id", "min")])
+    first = {part: [] for part in parts}
+    for part, sen_id in zip(first_of_video["part"].to_pylist(), first_of_video["sen_id_min"].to_pylist()):
+        if part in first:
+            first[part].append(sen_id)
+    return {part: sorted(sen_ids)[:EXAMPLE_CAPTIONS_PER_PART] for part, sen_ids in first.items()}
 
 
 def caption_from_negative(negatives: list, sen_id: int) -> dict:

@@ -2,8 +2,10 @@
 vocabulary fallback, no false negatives, exactly the stated tokens changed, the same bytes per seed."""
 from dataclasses import replace
 
-from transforms.evaluation.hardneg import (CaptionText, HardnegSettings, build_vocabulary, lexicon_words, same_text,
-                                           video_negatives)
+import random
+
+from transforms.evaluation.hardneg import (CaptionText, HardnegSettings, NegativeColumns, add_video_negatives,
+                                           build_vocabulary, lexicon_words, same_text, video_negatives, word_draws)
 from transforms.evaluation.lexicon import inflect_like
 from transforms.evaluation.pos import TaggedCaption
 
@@ -28,6 +30,9 @@ class StandInLexicon:
 
     def related_antonyms(self, lemma, pos):
         return self.RELATED.get((lemma, pos), [])
+
+    def __init__(self):
+        self.inflections = {}  # what Lexicon remembers of inflect, which the draws read first: nothing here
 
     def inflect(self, lemma, tag):
         return inflect_like(lemma, tag)
@@ -152,3 +157,38 @@ def test_the_lexicon_words_are_the_alphabetic_words_of_the_changed_parts():
                                             ("quickly", "ADV", "RB", "quickly"), ("red", "ADJ", "JJ", "red")])
     assert lexicon_words([caption]) == {("man", "NOUN"), ("open", "VERB"), ("door", "NOUN"), ("on", "ADP"),
                                         ("quickly", "ADV"), ("red", "ADJ")}
+
+
+def test_the_vocabulary_draws_pick_as_rng_choice_picks():
+    # word_draws inlines Random.choice (for speed); the words drawn must stay those rng.choice draws,
+    # whatever the number of positions and of vocabulary words (powers of two, one, odd counts).
+    caption = tagged(7, MAN_OPENING_DOOR)
+    for positions in ([1], [1, 5], [0, 1, 5], [0, 1, 3, 5]):
+        for size in (1, 2, 3, 4, 5, 17, 64, 1000):
+            choices = tuple(f"word{index}" for index in range(size))
+            drawn = list(word_draws(caption, positions, choices, random.Random(f"0:{size}"), StandInLexicon(), 50))
+            rng = random.Random(f"0:{size}")
+            expected = []
+            for _ in range(50):
+                position, lemma = rng.choice(positions), rng.choice(choices)
+                expected.append((position, lemma))
+            assert [change[0] for change in drawn] == [(position,) for position, _ in expected]
+            assert [change[1] for change in drawn] == [(inflect_like(lemma, caption.tags[position]),)
+                                                       for position, lemma in expected]
+
+
+def test_the_columns_give_the_records_of_every_caption_part_and_level_in_order():
+    video = [tagged(7, MAN_OPENING_DOOR), tagged(8, MAN_OPENING_DOOR[:4])]
+    settings = replace(WORDS_ONLY, k=3, vocabulary_fallback=("noun",), levels=("word", "phrase"))
+    columns = NegativeColumns()
+    add_video_negatives(lambda caption: columns, video, StandInLexicon(), VOCABULARY, settings)
+    records = columns.records()
+    assert len(records) == len(columns) == len(columns.texts)
+    assert [(n.sen_id, n.part, n.level) for n in records] == sorted(
+        [(n.sen_id, n.part, n.level) for n in records],
+        key=lambda key: (key[0], ("word", "phrase").index(key[2]), ("noun", "verb").index(key[1])))
+    for negative in records:
+        assert negative.negative_id == f"{negative.sen_id}-{negative.part}-{negative.level}-{negative.k}"
+        caption = video[0] if negative.sen_id == 7 else video[1]
+        assert negative.originals == tuple(caption.tokens[position] for position in negative.positions)
+        assert len(negative.positions) == (1 if negative.level == "word" else 2)

@@ -18,6 +18,7 @@ from transforms.errors import CapcleanError, find_error_line
 from transforms.evaluation.lexicon import (
     Lexicon,
     WordNetMissingError,
+    check_wordnet,
     default_wordnet_dir,
     inflect_like,
     open_wordnet,
@@ -220,6 +221,17 @@ def test_a_missing_wordnet_is_one_line_naming_the_folder(tmp_path):
     assert find_error_line(raised.value) == f"WordNet not found in {folder}: run make install"
 
 
+def test_checking_refuses_a_missing_wordnet_as_opening_does(tmp_path):
+    folder = tmp_path / "nltk_data" / "corpora" / "wordnet"
+    with pytest.raises(WordNetMissingError) as raised:
+        check_wordnet(folder)
+    assert find_error_line(raised.value) == f"WordNet not found in {folder}: run make install"
+
+
+def test_checking_passes_the_wordnet_that_opens(wordnet):
+    check_wordnet(default_wordnet_dir())  # the `wordnet` fixture opened this folder
+
+
 def test_the_lexicographer_file_names_reach_the_synsets(wordnet):
     assert wordnet.synset("dog.n.01").lexname() == "noun.animal"
     assert wordnet.synset("open.v.01").lexname() == "verb.contact"
@@ -276,7 +288,8 @@ def test_nltk_refuses_a_wordnet_outside_its_data_folders_in_one_line(built_wordn
     # NLTK trusts the system temporary folder only when it is private to the user.
     if not os.stat(tempfile.gettempdir()).st_mode & 0o002:
         pytest.skip(f"{tempfile.gettempdir()} is private, and NLTK reads from it")
-    with pytest.raises(WordNetMissingError) as raised:
-        open_wordnet(built_wordnet)
-    assert find_error_line(raised.value) == (
-        f"NLTK will not read WordNet from {built_wordnet}, outside its data folders: run make install")
+    for refuse in (check_wordnet, open_wordnet):  # the check, without opening, says what opening would
+        with pytest.raises(WordNetMissingError) as raised:
+            refuse(built_wordnet)
+        assert find_error_line(raised.value) == (
+            f"NLTK will not read WordNet from {built_wordnet}, outside its data folders: run make install")

@@ -1,0 +1,53 @@
+"""The hard negatives' Beam graph (pipelines/evaluation/hardneg/graph.py): how negatives cross the runner
+and become the hardneg/ table, and the combiners of the vocabulary and the lexicon words."""
+from collections import Counter
+from dataclasses import asdict, replace
+
+import pyarrow as pa
+
+from pipelines.evaluation.hardneg.graph import (AddCounts, JoinSets, block_columns, columns_block, negative_table)
+from schemas.evaluation_tables import HARDNEG
+from tests.unit.evaluation.test_hardneg import MAN_OPENING_DOOR, VOCABULARY, WORDS_ONLY, StandInLexicon, tagged
+from transforms.evaluation.hardneg import NegativeColumns, add_video_negatives
+
+
+def video_columns() -> NegativeColumns:
+    """Word and phrase negatives (one and two words changed) of two captions, one with capitals."""
+    capitals = [("A", "DET", "DT", "a"), ("Man", "NOUN", "NN", "man"), ("opens", "VERB", "VBZ", "open"),
+                ("the", "DET", "DT", "the"), ("door", "NOUN", "NN", "door")]
+    settings = replace(WORDS_ONLY, k=4, vocabulary_fallback=("noun", "verb"), levels=("word", "phrase"))
+    columns = NegativeColumns()
+    add_video_negatives(lambda caption: columns, [tagged(7, MAN_OPENING_DOOR), tagged(9, capitals)],
+                        StandInLexicon(), VOCABULARY, settings)
+    return columns
+
+
+def test_the_table_of_some_negatives_is_their_records_row_by_row():
+    columns = video_columns()
+    assert {len(negative.positions) for negative in columns.records()} == {1, 2}
+    table = negative_table(columns)
+    assert table.schema == HARDNEG
+    assert table.equals(pa.Table.from_pylist([asdict(negative) for negative in columns.records()], schema=HARDNEG))
+
+
+def test_no_negatives_are_an_empty_table_of_the_schema():
+    assert negative_table(NegativeColumns()).equals(HARDNEG.empty_table())
+
+
+def test_a_block_gives_back_the_columns_it_carries_and_blocks_join_in_order():
+    first, second = video_columns(), video_columns()
+    joined = block_columns(columns_block(first))
+    joined.extend(block_columns(columns_block(second)))
+    assert joined.records() == first.records() + second.records()
+
+
+def test_the_combiners_add_counts_and_join_sets_as_one_pass_would():
+    counts = [Counter({("NOUN", "man"): 2}), Counter({("NOUN", "man"): 1, ("VERB", "open"): 1}), Counter()]
+    adder = AddCounts()
+    halves = [adder.add_input(adder.add_input(adder.create_accumulator(), counts[0]), counts[1]),
+              adder.add_input(adder.create_accumulator(), counts[2])]
+    assert adder.extract_output(adder.merge_accumulators(halves)) == Counter({("NOUN", "man"): 3, ("VERB", "open"): 1})
+    joiner = JoinSets()
+    sets = [joiner.add_input(joiner.create_accumulator(), {("man", "NOUN")}),
+            joiner.add_input(joiner.create_accumulator(), {("open", "VERB"), ("man", "NOUN")})]
+    assert joiner.extract_output(joiner.merge_accumulators(sets)) == {("man", "NOUN"), ("open", "VERB")}
