@@ -105,4 +105,4 @@ def test_a_recheck_needs_the_ranked_rule():
     with pytest.raises(ConfigError, match="recheck_rounds needs spelling.suggestion: ranked"):
         override(load_config("paper"), "spelling", recheck_rounds=1)
     assert load_config("paper").spelling.recheck_rounds == 0
-    assert load_config("default").spelling.recheck_rounds == 5
+    assert load_config("default").spelling.recheck_rounds == 3
