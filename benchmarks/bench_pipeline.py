@@ -11,8 +11,9 @@ own.
 Then where the time goes:
 - the fixed cost in its parts: process start, capclean's imports (`capclean --help`),
   Beam (import, pipeline construction, worker start, a few elements), Great
-  Expectations' import; and, on the full run's own output, the validation, the
-  report and the exports;
+  Expectations' import; and, on the full run's own output, what the launcher does
+  after the pipeline: the tables read back once, the validation, the report (from
+  the frames read) and the exports;
 - every stage of the run, one after the other in this process (no Beam): read,
   each step, each recheck round, the writing of the tables, the validation, the
   report, the exports; wall, CPU and peak memory of each;
@@ -106,29 +107,36 @@ def fixed_cost_parts(beam_args) -> dict:
 
 
 def finishing_stages(output_dir, input_path, profile, scratch) -> dict:
-    """The validation, the report and the exports of the full run, again, on its written tables, in this
-    process: stage -> measure_in_process figures. What they write goes to `scratch`."""
-    from pipelines.cleaning.exports import export_coco, export_hf, export_msrvtt_json
-    from pipelines.cleaning.finalize import output_expectations
-    from pipelines.cleaning.report import write_report
+    """What the launcher does after the pipeline, again, on the full run's written tables, in this process:
+    the tables read back once, their validation, the report from the frames read, the exports; stage ->
+    measure_in_process figures. What they write goes to `scratch`. First what the launcher imports in a
+    thread while the pipeline runs (Great Expectations, the report's modules), measured apart."""
+    from pipelines.cleaning.exports import export_coco, export_hf, export_msrvtt_json, read_captions_table
+    from pipelines.cleaning.run import import_in_background
     from pipelines.cleaning.steps import STEP_NAMES
+    from pipelines.cleaning.verdict import output_expectations
     from pipelines.config import load_config
-    from schemas.validation import validate_output
+    from schemas.validation import read_output, validate_frames
+
+    figures = {}
+    _, figures["imports (during the pipeline)"] = measure_in_process(lambda: import_in_background().join())
+    from pipelines.cleaning.report import write_report
 
     stats = json.loads((Path(output_dir) / "stats.json").read_text())
-    counts = {"input/captions": stats["input"]["captions"],
-              "steps/screen/videos_passed": stats["steps"]["screen"]["videos_passed"]}
-    expectations = output_expectations(load_config(profile), counts, STEP_NAMES)
+    expectations = output_expectations(load_config(profile), stats, STEP_NAMES)
+    (frames, read_failures), figures["tables read once"] = measure_in_process(lambda: read_output(output_dir))
 
     def exports():
-        export_msrvtt_json(output_dir, input_path, f"{scratch}/exports/msrvtt.json")
-        export_coco(output_dir, f"{scratch}/exports/coco")
-        export_hf(output_dir, f"{scratch}/exports/hf")
+        captions = read_captions_table(output_dir)
+        export_msrvtt_json(output_dir, input_path, f"{scratch}/exports/msrvtt.json", captions)
+        export_coco(output_dir, f"{scratch}/exports/coco", captions=captions)
+        export_hf(output_dir, f"{scratch}/exports/hf", captions)
 
-    stages = {"validation": lambda: validate_output(output_dir, expectations, f"{scratch}/validation"),
-              "report": lambda: write_report(output_dir, report_path=f"{scratch}/report.html"),
+    stages = {"validation": lambda: validate_frames(frames, read_failures, expectations, f"{scratch}/validation"),
+              "report": lambda: write_report(output_dir, report_path=f"{scratch}/report.html", tables=frames),
               "exports": exports}
-    return {name: measure_in_process(stage)[1] for name, stage in stages.items()}
+    figures.update({name: measure_in_process(stage)[1] for name, stage in stages.items()})
+    return figures
 
 
 def load_batches(input_path):
@@ -214,9 +222,16 @@ def print_fixed_cost(parts, finishing):
     for name, result in parts.items():
         extra = "" if name == "process start" else f"{result['seconds'] - start['seconds']:>11.2f}s"
         print(f"  {name:<26}{result['seconds']:>9.2f}{result['cpu_seconds']:>8.2f}{result['peak_mib']:>10.0f}{extra:>12}")
-    print("  on the full run's written tables, in this process:")
+    print("  on the full run's written tables, in this process (as the launcher does after the pipeline):")
     for name, result in finishing.items():
         print_row(name, result)
+
+
+def print_processes(name, result):
+    """The processes of a run by role (the driver, Beam's SDK workers and the `sh` that starts each)."""
+    roles = ", ".join(f"{role} x{figures['processes']} {figures['cpu_seconds']:.1f} s CPU, peak {figures['peak_mib']:.0f} MiB"
+                      for role, figures in result["processes"].items())
+    print(f"  the {name}'s processes: {roles}")
 
 
 def print_run_times(manifest):
@@ -273,6 +288,7 @@ def main():
     print(f"  {'':<26}{'wall s':>9}{'CPU s':>8}{'peak MiB':>10}")
     for name, result in runs.items():
         print_row(name, result)
+    print_processes("full run", full)
     print_run_times(manifest)
     print_fixed_cost(parts, finishing)
     if stages:

@@ -120,18 +120,19 @@ def natural_order(video_id: str) -> list:
 
 # ---------------------------------------------------------------- msrvtt-json
 
-def export_msrvtt_json(output_dir: str, input_path: str, dest: str | None = None) -> Path:
+def export_msrvtt_json(output_dir: str, input_path: str, dest: str | None = None,
+                       captions: pa.Table | None = None) -> Path:
     """The cleaned dataset as one MSR-VTT annotation file: `{"info", "videos", "sentences"}`.
 
     `info` is the first input file's, noting the cleaning; `videos` are the input
     files' video lists one after the other, as they were; `sentences` are the
     cleaned captions in sen_id order. capclean's reader reads it back to the
-    same rows as `captions/`.
+    same rows as `captions/`. `captions`: that table, when it has been read already (read_captions_table).
     """
     dest = Path(dest) if dest else default_exports_dir(output_dir) / "msrvtt_videodatainfo.json"
     documents = [load_annotations(source) for source in find_annotation_files(input_path)]
     videos = [video for document in documents for video in document["videos"]]
-    captions = read_captions_table(output_dir)
+    captions = read_captions_table(output_dir) if captions is None else captions
     check_videos_match(captions, videos, input_path)
     document = {
         "info": cleaned_info(documents[0].get("info"), read_stats(output_dir)),
@@ -170,17 +171,19 @@ def check_videos_match(captions: pa.Table, videos: list, input_path: str) -> Non
 
 # ---------------------------------------------------------------- coco
 
-def export_coco(output_dir: str, dest_dir: str | None = None, splits=("validate", "test")) -> list[Path]:
+def export_coco(output_dir: str, dest_dir: str | None = None, splits=("validate", "test"),
+                captions: pa.Table | None = None) -> list[Path]:
     """One COCO caption file per split, `<dest_dir>/coco_<split>.json`: the references for caption metrics.
 
     An image is a video and its id is the video id string ("video7010"), as the
     MSR-VTT evaluation code has it; an annotation's id is the caption's sen_id.
+    `captions`: the run's captions table, when it has been read already (read_captions_table).
     """
     unknown = [split for split in splits if split not in SPLITS]
     if unknown:
         raise ExportError(f"unknown split(s) {', '.join(unknown)} for the coco export; splits: {', '.join(SPLITS)}")
     dest_dir = Path(dest_dir) if dest_dir else default_exports_dir(output_dir)
-    captions = read_captions_table(output_dir)
+    captions = read_captions_table(output_dir) if captions is None else captions
     stats = read_stats(output_dir)
     return [write_compact_json(dest_dir / f"coco_{split}.json",
                                coco_document(rows_of_split(captions, split), split, stats))
@@ -202,7 +205,7 @@ def coco_document(rows: pa.Table, split: str, stats: dict) -> dict:
 
 # ---------------------------------------------------------------- hf
 
-def export_hf(output_dir: str, dest_dir: str | None = None) -> Path:
+def export_hf(output_dir: str, dest_dir: str | None = None, captions: pa.Table | None = None) -> Path:
     """A folder `datasets.load_dataset("parquet", data_dir=...)` (or `load_dataset(folder)`) reads as splits.
 
     The files follow the Hub's own layout, `data/<split>-00000-of-00001.parquet`,
@@ -212,10 +215,10 @@ def export_hf(output_dir: str, dest_dir: str | None = None) -> Path:
     one an earlier export left). `category` is a class label with MSR-VTT's names
     when every category is one of MSR-VTT's 20 numbers (stored as int64, with the
     features in the Parquet metadata, where `datasets` reads them); otherwise the
-    int32 number of `captions/`.
+    int32 number of `captions/`. `captions`: that table, when it has been read already (read_captions_table).
     """
     dest_dir = Path(dest_dir) if dest_dir else Path(output_dir) / "hf"
-    captions = read_captions_table(output_dir)
+    captions = read_captions_table(output_dir) if captions is None else captions
     check_known_splits(captions)
     if captions.num_rows == 0:
         raise ExportError(f"{output_dir} has no captions: nothing for the hf export to write")
@@ -369,12 +372,13 @@ def run_exports(names, output_dir: str, input_path: str | None) -> list[Path]:
     if "msrvtt-json" in names and not input_path:
         raise ExportError("the msrvtt-json export needs the run's original annotations (input path): "
                           "it copies their info and videos")
+    captions = read_captions_table(output_dir)  # once, for every export
     written = []
     for name in names:
         if name == "msrvtt-json":
-            written.append(export_msrvtt_json(output_dir, input_path))
+            written.append(export_msrvtt_json(output_dir, input_path, captions=captions))
         elif name == "coco":
-            written.extend(export_coco(output_dir))
+            written.extend(export_coco(output_dir, captions=captions))
         else:
-            written.append(export_hf(output_dir))
+            written.append(export_hf(output_dir, captions=captions))
     return written

@@ -4,9 +4,12 @@ place, and the summary printed. `capclean clean` (pipelines/cleaning/commands/cl
 import json
 import logging
 import sys
+import threading
 import time
 from pathlib import Path
 
+from pipelines.cleaning.steps import STEP_NAMES
+from pipelines.cleaning.verdict import validate_written
 from pipelines.commands.command import EXIT_VALIDATION_FAILED
 from pipelines.output.folder import check_target, put_in_place, staging_for, write_marker
 from pipelines.runtime.worker_errors import worker_errors_as_one_line
@@ -36,10 +39,13 @@ def run_clean(input_path, output_dir, config, beam_args, exports=(), overwrite=F
     log.info("cleaning %s into %s (profile %s, steps %s%s)", input_path, output, config.profile,
              ",".join(config.steps), f", first {limit} videos" if limit is not None else "")
     with staging_for(output) as staging:
+        imports = import_in_background()  # while the pipeline runs: what the validation and the report import
         with worker_errors_as_one_line():
             pipeline_result = run_pipeline(input_path, str(staging), config, beam_args, limit, metadata)
         clock.phase("pipeline")
-        result = json.loads((staging / "validation" / "result.json").read_text())
+        imports.join()
+        result, tables = validate_written(staging, config, STEP_NAMES)
+        clock.phase("validation")
 
         def manifest():
             return build_manifest("clean", input_info=input_info, beam_args=beam_args, config=config, limit=limit,
@@ -54,7 +60,7 @@ def run_clean(input_path, output_dir, config, beam_args, exports=(), overwrite=F
         log.info("pipeline and validation done in %.0f s; writing the report", time.monotonic() - started)
         write_marker(staging, {"profile": config.profile})
         write_manifest(staging, manifest())  # the report reads it
-        write_report_and_exports(staging, output, input_path, exports, clock)
+        write_report_and_exports(staging, output, input_path, exports, clock, tables)
         write_manifest(staging, manifest())  # again, with the report's and the exports' times
         put_in_place(staging, output, [input_path])
     stats = json.loads((output / "stats.json").read_text())
@@ -64,12 +70,29 @@ def run_clean(input_path, output_dir, config, beam_args, exports=(), overwrite=F
     return 0
 
 
-def write_report_and_exports(staging: Path, output: Path, input_path, exports, clock=None):
+def import_in_background() -> threading.Thread:
+    """Start importing what the validation and the report need (Great Expectations; pandas and
+    matplotlib), seconds of work, in a thread that runs while the pipeline does; join it before
+    using them. A daemon: a run that fails before then does not wait for it."""
+    thread = threading.Thread(target=_import_validation_and_report, name="capclean-imports", daemon=True)
+    thread.start()
+    return thread
+
+
+def _import_validation_and_report() -> None:
+    from schemas.validation.gx_runner import great_expectations
+
+    great_expectations()
+    import pipelines.cleaning.report  # noqa: F401
+
+
+def write_report_and_exports(staging: Path, output: Path, input_path, exports, clock=None, tables=None):
     """The report and the exports, written into the staging folder; the report names `output`.
-    `clock`: the run's Clock, which times them."""
+    `clock`: the run's Clock, which times them; `tables`: the run's tables as the validation read them
+    (name -> frame), which the report then does not read again."""
     from pipelines.cleaning.report import write_report
 
-    write_report(str(staging), shown_as=str(output))
+    write_report(str(staging), shown_as=str(output), tables=tables)
     if clock is not None:
         clock.phase("report")
     if exports:

@@ -1,4 +1,5 @@
-"""The cleaning pipeline: read -> the steps, in order -> spelling recheck -> write -> validate.
+"""The cleaning pipeline: read -> the steps, in order -> spelling recheck -> write -> stats.json (the launcher
+then validates the written tables: verdict.py).
 
 STEPS is the one list of the steps. The configuration's sections, the names
 --steps accepts, the step order of the tables, stats.json, the validation and
@@ -75,8 +76,8 @@ def build_cleaning(pipeline, sources, output_dir, config, limit: int | None = No
     counts = videos | "Figures" >> CountFigures(STEP_NAMES, recheck_rounds(config))
     # The reader always runs, but stats.json has never listed it among the steps run.
     steps_run = [step.name for step in steps_to_run(config)]
-    return counts | "Finalize" >> Finalize(output_dir, config, STEP_NAMES, steps_run, written, reported,
-                                           lineage=videos, metadata=metadata)
+    return counts | "Finalize" >> Finalize(output_dir, config, steps_run, written, reported, lineage=videos,
+                                           metadata=metadata)
 
 
 def recheck_rounds(config) -> int:

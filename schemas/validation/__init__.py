@@ -14,7 +14,8 @@ makes read offline.
 
 The modules, in the order validate_output uses them:
 
-  validate.py        validate_output and ValidationResult; reading the tables back
+  validate.py        validate_output (or validate_frames, on tables already read) and
+                     ValidationResult; reading the tables back
   suites.py          OutputExpectations and the suite of each table
   derived_suites.py  the checks on derived tables (video ranges, edits, conservation, keepers)
   gx_runner.py       running GX: the lazy import, TableCheck, the in-memory context
@@ -25,6 +26,6 @@ Great Expectations takes seconds to import, so it is imported inside the
 functions that use it: importing this package stays cheap.
 """
 from schemas.validation.suites import OutputExpectations
-from schemas.validation.validate import ValidationResult, validate_output
+from schemas.validation.validate import ValidationResult, read_output, validate_frames, validate_output
 
-__all__ = ["OutputExpectations", "ValidationResult", "validate_output"]
+__all__ = ["OutputExpectations", "ValidationResult", "read_output", "validate_frames", "validate_output"]

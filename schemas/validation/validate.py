@@ -51,6 +51,20 @@ def validate_output(
 ) -> ValidationResult:
     """Validate every table under `output_dir`; build Data Docs into `docs_dir`."""
     frames, failures = read_output(output_dir)
+    return validate_frames(frames, failures, expectations, docs_dir)
+
+
+def validate_frames(
+    frames: dict[str, pd.DataFrame],
+    read_failures: list[str],
+    expectations: OutputExpectations,
+    docs_dir: str | None = None,
+) -> ValidationResult:
+    """Validate the tables read_output read (`frames`, and its failures); build Data Docs into `docs_dir`.
+
+    For a caller that keeps the frames for what comes next (`capclean clean`'s report), so that
+    nothing reads the tables twice."""
+    failures = list(read_failures)
     checks = table_checks(frames, expectations)
     derived_checks, not_checked = derived_table_checks(frames, expectations)
     checks += derived_checks

@@ -14,14 +14,15 @@ from pipelines.pages.html import CSS, html_page
 
 
 def write_report(output_dir: str, compare_dir: str | None = None, report_path: str | None = None,
-                 shown_as: str | None = None) -> pathlib.Path:
+                 shown_as: str | None = None, tables: dict | None = None) -> pathlib.Path:
     """Write the HTML report of the run in `output_dir` (beside the run in `compare_dir`, if given).
 
     The page goes to `report_path`, by default `<output_dir>/report.html`. `shown_as`: the
     folder the page names for the run, when it is written before the run is put in place
-    (`capclean clean` writes it in its staging folder). Returns the path written.
+    (`capclean clean` writes it in its staging folder). `tables`: that run's tables already
+    read (load_run). Returns the path written.
     """
-    runs = [load_run(output_dir)]
+    runs = [load_run(output_dir, tables)]
     if shown_as is not None:
         runs[0].shown_as = pathlib.Path(shown_as)
     if compare_dir is not None:

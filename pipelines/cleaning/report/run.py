@@ -30,22 +30,28 @@ class Run:
     input_cache: pd.DataFrame | None = field(default=None, repr=False, compare=False)
 
 
-def load_run(output_dir) -> Run:
+def load_run(output_dir, tables: dict | None = None) -> Run:
+    """The run in `output_dir`. `tables`: its tables already read (name -> frame, as the validation reads
+    them from a valid output: read_table's frames), which are then not read again."""
     folder = pathlib.Path(output_dir).resolve()
     stats_file = folder / "stats.json"
     if not stats_file.is_file():
         raise FileNotFoundError(f"{folder} has no stats.json: it is not a capclean output folder")
     result_file = folder / "validation" / "result.json"
+
+    def table(name):
+        return tables[name] if tables is not None else read_table(folder, name)
+
     return Run(
         folder=folder,
         stats=json.loads(stats_file.read_text()),
-        captions=read_table(folder, "captions"),
-        removed=read_table(folder, "removed"),
-        edits=read_table(folder, "edits"),
-        corrections=read_table(folder, "corrections"),
+        captions=table("captions"),
+        removed=table("removed"),
+        edits=table("edits"),
+        corrections=table("corrections"),
         validation=json.loads(result_file.read_text()) if result_file.is_file() else None,
         manifest=read_manifest(folder, required=False),
-        flagged=read_table(folder, "flagged"),
+        flagged=table("flagged"),
     )
 
 
