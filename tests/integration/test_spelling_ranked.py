@@ -67,7 +67,9 @@ def test_default_splits_run_together_words_and_restores_a_dropped_g(default_step
 def test_a_token_with_no_clear_correction_is_flagged_not_changed(default_step):
     text, corrections, flagged = default_step("a man plays the qwzxv game")
     assert text == "a man plays the qwzxv game" and corrections == []
-    assert flagged == [{"position": 4, "token": "qwzxv", "reason": "no close word in the corpus", "candidate": None}]
+    assert flagged == [{"position": 4, "token": "qwzxv", "reason": "no close word in the corpus", "candidate": None,
+                        "flagged_by": "corpus", "distance": None, "score": None, "token_count": 0, "token_videos": 0,
+                        "candidate_count": None, "candidate_videos": None}]
 
 
 def test_floors_on_the_labelled_dev_set(statistics):
