@@ -29,6 +29,8 @@ from collections import defaultdict
 
 import pyarrow.dataset as ds
 
+from devsets import read_tsv
+
 UNTOUCHED_COLUMNS = ("sen_id", "video_id", "caption", "label", "intended", "note")
 CHANGES_COLUMNS = ("sen_id", "position", "original", "replacement", "before", "after", "label", "note")
 DEDUP_COLUMNS = ("sen_id", "video_id", "removed", "kept_sen_id", "kept", "video_keeps",
@@ -95,13 +97,8 @@ def draw(rows: list, size: int, seed: int) -> list:
 
 
 def earlier_sen_ids(paths: list) -> set:
-    """The sen_ids (first column) of earlier samples' TSVs, so that a fresh sample holds none of them."""
-    sen_ids = set()
-    for path in paths:
-        with open(path) as handle:
-            next(handle)
-            sen_ids.update(int(line.split("\t", 1)[0]) for line in handle if line.strip())
-    return sen_ids
+    """The sen_ids of earlier samples' TSVs, so that a fresh sample holds none of them."""
+    return {int(row["sen_id"]) for path in paths for row in read_tsv(path)}
 
 
 def write_tsv(path: str, columns: tuple, rows: list) -> None:
