@@ -16,20 +16,21 @@ repository, labelled blind, scored once, and only then merged into the dev set.
 
 `--per-type` draws token types instead of occurrences: every caption of every split, tokens with a
 digit included ("1cup"), each distinct rejected token equally likely and shown once, in one of its
-captions drawn at random; with `--exclude-labelled` the types the dev set labels are left out too. A
+captions drawn at random; with `--exclude-labelled` the types the dev set labels are left out too, and
+the types of every `--exclude` sample (a type labelled once, in any caption, is not drawn again). A
 sample drawn per occurrence weighs frequent easy tokens more; one drawn per type shows the long tail.
 
 Usage:
     .venv/bin/python -m devsets.sample_spelling --seed 19191 --size 250 --exclude-labelled \
         [--exclude /tmp/spelling_other_sample.tsv] --out /tmp/spelling_new_sample.tsv
     .venv/bin/python -m devsets.sample_spelling --per-type --seed 42042 --size 400 --exclude-labelled \
-        --out /tmp/spelling_types.tsv
+        --out /tmp/spelling_types.tsv [--exclude /tmp/earlier_spelling_types.tsv]
 """
 import argparse
 import collections
 import random
 
-from devsets import spelling
+from devsets import read_tsv, spelling
 from devsets.sample_runon import MSRVTT, every_sentence, sen_ids_in, train_split
 from transforms.spelling import SpellingSettings as SpellingConfig
 from transforms.normalize import normalize_caption
@@ -90,6 +91,16 @@ def sample_types(candidates: list, size: int, seed: int) -> list:
     return sorted(generator.choice(by_token[token]) for token in tokens)
 
 
+def tokens_in(path: str) -> frozenset:
+    """The tokens of a spelling sample TSV, labelled or not, so that a per-type sample leaves them out."""
+    return frozenset(row["token"] for row in read_tsv(path))
+
+
+def leave_out(candidates: list, sen_ids: frozenset, tokens: frozenset) -> list:
+    """The candidate occurrences neither in a left-out sentence nor of a left-out token."""
+    return [occurrence for occurrence in candidates if occurrence[0] not in sen_ids and occurrence[2] not in tokens]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--input", default=str(MSRVTT), help="the folder of the raw MSR-VTT annotation zips")
@@ -102,19 +113,19 @@ def main() -> None:
     parser.add_argument("--per-type", action="store_true",
                         help="draw distinct tokens of every split (digits included), one occurrence each")
     parser.add_argument("--exclude", action="append", default=[],
-                        help="a sample TSV whose sentences this sample leaves out (repeatable)")
+                        help="a sample TSV whose sentences this sample leaves out, and with --per-type its tokens "
+                             "too (repeatable)")
     args = parser.parse_args()
 
     sentences = every_sentence(args.input) if args.per_type else train_sentences(args.input)
     candidates = candidate_occurrences(sentences, with_digits=args.per_type)
     excluded = frozenset().union(*map(sen_ids_in, args.exclude))
-    labelled_tokens = frozenset()
+    excluded_tokens = frozenset().union(*map(tokens_in, args.exclude)) if args.per_type else frozenset()
     if args.exclude_labelled:
         excluded |= {int(row["sen_id"]) for row in spelling.load_devset()}
         if args.per_type:
-            labelled_tokens = {row["token"] for row in spelling.load_devset()}
-    candidates = [occurrence for occurrence in candidates
-                  if occurrence[0] not in excluded and occurrence[2] not in labelled_tokens]
+            excluded_tokens |= {row["token"] for row in spelling.load_devset()}
+    candidates = leave_out(candidates, excluded, excluded_tokens)
     distinct = len({occurrence[2] for occurrence in candidates})
     print(f"sentences: {len(sentences)}")
     print(f"candidate occurrences: {len(candidates)}")

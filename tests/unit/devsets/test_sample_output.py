@@ -5,7 +5,7 @@ import pyarrow.parquet as pq
 
 from devsets.sample_output import (draw, earlier_sen_ids, non_identical_removals, round_and_rules, rule_changes,
                                    untouched_rows, write_tsv)
-from devsets.sample_spelling import sample_types
+from devsets.sample_spelling import leave_out, sample_types, tokens_in
 
 
 def write_table(folder, table, rows):
@@ -57,6 +57,16 @@ def test_a_per_type_sample_shows_each_token_once_whatever_its_frequency():
     assert sorted(row[2] for row in drawn) == ["1cup", "restraunt", "teh"]
     assert drawn == sorted(drawn)
     assert len(sample_types(frequent + rare, size=2, seed=1)) == 2
+
+
+def test_a_per_type_sample_leaves_out_the_tokens_and_sentences_of_earlier_samples(tmp_path):
+    earlier = tmp_path / "types.tsv"
+    earlier.write_text("sen_id\tposition\ttoken\tcaption\tlabel\tintended\tnote\n"
+                       "9\t1\trestraunt\ta restraunt \"here\"\tfix\trestaurant\t\n")
+    assert tokens_in(str(earlier)) == {"restraunt"}
+    candidates = [(100, 1, "restraunt", "a restraunt"), (101, 2, "1cup", "add a 1cup"), (102, 0, "teh", "teh dog")]
+    kept = leave_out(candidates, sen_ids=frozenset({102}), tokens=tokens_in(str(earlier)))
+    assert kept == [(101, 2, "1cup", "add a 1cup")]
 
 
 def test_earlier_samples_sen_ids_are_read_from_their_first_column(tmp_path):
