@@ -95,8 +95,12 @@ class SingularAfterDeterminer:
             replacement, rule = PLURALS[token], "plural_after_number"
         else:
             return None
-        if following == "s" or (following not in PLURAL_VERBS and self._writes_as_is(token, replacement, following)):
-            return None  # a verb after it is no attributive noun: "a man and a women are"
+        counted_by_of = rule == "plural_after_number" and self._counted_by_of(tokens, at)
+        if following == "s" or (following not in PLURAL_VERBS and not counted_by_of
+                                and self._writes_as_is(token, replacement, following)):
+            # a verb after it is no attributive noun ("a man and a women are"), and after "a group of" the
+            # plural stands before one too ("a group of woman doctors")
+            return None
         evidence = _evidence(self._stats, self._phrases, token, replacement, previous, following)
         return RealWordFix(at, 1, token, replacement, evidence, rule)
 

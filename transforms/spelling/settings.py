@@ -67,16 +67,12 @@ class SpellingSettings:
     # Compounds written apart ("some one", "game play", "in to the blender", "her make up"): two words whose join
     # the dictionary accepts and the corpus writes compound_min_ratio times more often joined (and at least
     # compound_min_count times), joined where a bigram model of the corpus makes the joined reading
-    # compound_margin times likelier between the neighbours (transforms/spelling/compounds.py).
+    # compound_margin times likelier between the neighbours; and two nouns whose join general English
+    # (wordfreq) and the corpus write solid ("hill side", "hand gun"; transforms/spelling/compounds.py).
     compounds: bool = False
     compound_min_ratio: float = 1.5
     compound_min_count: int = 10
     compound_margin: float = 3.0
-    # General English beside the corpus (wordfreq): a join only the vocabulary knows must be a common English
-    # word (Zipf compound_min_zipf: "gameplay", not "backflip"), and two nouns whose join the standard
-    # dictionary lists and English and the corpus write solid are joined ("hill side", "hand gun").
-    compound_general_english: bool = False
-    compound_min_zipf: float = 3.0
     # Confusions: reviewed words (relative to `dictionaries/`; "" = none) used rightly most of the time but also
     # written for a word one edit away ("taking" for "talking"), each occurrence changed where a bigram model of
     # the corpus makes the other word confusion_margin times likelier (transforms/spelling/confusions.py).

@@ -166,8 +166,7 @@ def in_context_rule(config, word_lists: WordLists, token_stats, phrases, accepts
         readers.append(Compounds(token_stats, phrases, accepts, frozenset(word_lists.splits),
                                  config.compound_min_ratio, config.compound_min_count, config.compound_margin,
                                  config.real_word_min_support, accepts_standard,
-                                 english_zipf() if config.compound_general_english else None,
-                                 config.compound_min_zipf))
+                                 english_zipf()))
     if not readers:
         return None, None
 
