@@ -30,10 +30,11 @@ word annotators write alone ("nano technology", "lego sets"; the spelling dev se
 wordfreq; None leaves it out). The corpus alone joins "back flip", which English writes apart as often as
 solid: with `english_zipf`, a join the standard dictionary does not list must be a common English word
 (Zipf at least `min_zipf`: "gameplay" 4.0 is, "backflip" 2.7 is not). And it joins two nouns the corpus
-writes too rarely for the bigram model to judge ("hill side", "path way", "hand gun", "eye liner"): the
-pair is a noun compound when the standard dictionary lists the join, English writes it at Zipf `min_zipf`
-or more, the corpus writes it joined at least `min_support` times and at least as often as apart, and
-each of the two words is a noun by the corpus (written after "the" or "a" at least `min_support` times and
+writes too rarely for the bigram model to judge ("hill side", "path way", "hand gun", "egg shells"): the
+pair is a noun compound when the standard dictionary lists the join, English writes it at Zipf
+NOUN_COMPOUND_MIN_ZIPF (2.4) or more, the corpus writes it joined at least `min_support` times and at
+least as often as apart (a join it never writes is often a word of its own: "man handled", "show time"), and
+each of the two words, never a closed-class word (CLOSED_CLASS: "call us", "knock down"), is a noun by the corpus (written after "the" or "a" at least `min_support` times and
 at least as often as after "to", "are" or "is", never after "very", rarely after "it" or "he": so never
 "make up", "in to", "home made", "may or", "red neck", "water falls"). Such a pair is joined in every
 occurrence but one whose next word is the same join or a possessive `s`; rule `compound`, score None.
@@ -56,6 +57,16 @@ LEFT_APART = frozenset({("on", "to"), ("sun", "set")})
 # A compound general English writes solid is written at least this often there (wordfreq's Zipf scale: log10
 # of uses per billion words): "gameplay" 4.0, "hillside" 3.4, "eyeliner" 3.2; not "backflip" 2.7, "legos" 2.8.
 ENGLISH_MIN_ZIPF = 3.0
+# Two nouns are joined where English writes the join at least this often ("newscast" 2.7, "chalkboard" 2.8),
+# the corpus at least min_support times and as often as the pair, and the standard dictionary lists it.
+NOUN_COMPOUND_MIN_ZIPF = 2.4
+# Closed-class words are never nouns, whatever the corpus writes before them ("call us", "knock down").
+CLOSED_CLASS = frozenset("""
+about above across after against along among around at before behind below beneath beside between beyond by
+down during for from in inside into near of off on onto out outside over past through to toward towards under
+up upon with within without i me my mine you your yours he him his she her hers it its we us our ours they
+them their theirs this that these those and or but nor so yet if than then
+""".split())
 # What a noun is written after, and what a verb, a preposition or an adjective is (Compounds.is_noun).
 NOUN_BEFORE = ("the", "a")
 NOT_NOUN_BEFORE = ("to", "are", "is")
@@ -145,8 +156,9 @@ class Compounds:
             return False
         joined = first + second
         joined_count = self._count(joined)
-        return (joined_count >= self._min_support and joined_count >= self._phrases.get(f"{first} {second}", 0)
-                and bool(self._accepts_piece(joined)) and self._english_zipf(joined) >= self._min_zipf
+        return (joined_count >= max(self._min_support, self._phrases.get(f"{first} {second}", 0))
+                and bool(self._accepts_piece(joined))
+                and self._english_zipf(joined) >= NOUN_COMPOUND_MIN_ZIPF
                 and self.is_noun(first) and self.is_noun(second))
 
     def is_noun(self, word: str) -> bool:
@@ -154,6 +166,8 @@ class Compounds:
         RARE_WORD_COUNT) and at least as often as after "to", "are" or "is", never after "very" (an
         adjective: "red neck", "high way"), and in under VERB_SHARE of its uses after a subject pronoun (a
         verb: "the water falls over the rocks")."""
+        if word in CLOSED_CLASS:
+            return False
         count = self._phrases.get
         after_article = sum(count(f"{before} {word}", 0) for before in NOUN_BEFORE)
         rare = self._count(word) < RARE_WORD_COUNT  # "liner", "mush": too rare to be written after "the" often
