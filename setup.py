@@ -22,6 +22,7 @@ setup(
         "hunspell>=0.5.5",
         "codespell>=2.2",  # the default profile reads its list of common misspellings
         "rapidfuzz>=3.0",
+        "wordfreq>=3.0",  # step II's compounds rule: how common a word is in English
         "ijson>=3.2",  # the annotation files, parsed as a stream
         "pyarrow>=14",
         "great-expectations>=1.0,<2",

@@ -34,6 +34,14 @@ SINGULAR_DETERMINERS = frozenset("a an one another each every".split())
 # Words that count more than one; "some" and "all" also go with a singular ("some woman", "all man").
 PLURAL_DETERMINERS = COUNTING_WORDS - frozenset({"some", "all"})
 PLURAL_VERBS = frozenset("are were have".split())
+# "a group of woman", "a couple of man": a word that counts its "of" phrase's noun as more than one.
+COLLECTIVES = frozenset("group groups couple bunch lot lots crowd pair team number few many several both".split())
+COORDINATORS = frozenset("and or with".split())
+# Words that end the noun phrase before a noun: determiners, prepositions, verbs, coordinators. The plural
+# is read only where none stands between the counting words and the noun ("a group of young woman are"), or
+# before it at the caption's start ("woman are", "two young woman are"; not "photos of a young woman are").
+PHRASE_BOUNDARIES = SINGULAR_DETERMINERS | COORDINATORS | frozenset(
+    "the this that his her their its my our your of from in on at by for to into about is are was were".split())
 # The irregular plurals whose singular an annotator writes after a number, and the reverse.
 SINGULARS = {"women": "woman", "men": "man"}
 PLURALS = {singular: plural for plural, singular in SINGULARS.items()}
@@ -77,16 +85,40 @@ class SingularAfterDeterminer:
     def find(self, tokens: list, at: int, previous: str) -> Optional[RealWordFix]:
         token = tokens[at]
         following = tokens[at + 1] if at + 1 < len(tokens) else ""
-        if token in SINGULARS and previous in SINGULAR_DETERMINERS and following not in PLURAL_VERBS:
+        before_previous = tokens[at - 2] if at >= 2 else ""
+        if token in SINGULARS and previous in SINGULAR_DETERMINERS and (
+                following not in PLURAL_VERBS or before_previous in COORDINATORS):
+            # "a man and a women are sitting": the plural verb is the two nouns', the determiner the word's own
             replacement, rule = SINGULARS[token], "singular_after_determiner"
-        elif token in PLURALS and previous in PLURAL_DETERMINERS:
+        elif token in PLURALS and (previous in PLURAL_DETERMINERS or self._counted_by_of(tokens, at)
+                                   or self._plural_subject(tokens, at, previous, following)):
             replacement, rule = PLURALS[token], "plural_after_number"
         else:
             return None
-        if following == "s" or self._writes_as_is(token, replacement, following):
+        counted_by_of = rule == "plural_after_number" and self._counted_by_of(tokens, at)
+        if following == "s" or (following not in PLURAL_VERBS and not counted_by_of
+                                and self._writes_as_is(token, replacement, following)):
+            # a verb after it is no attributive noun ("a man and a women are"), and after "a group of" the
+            # plural stands before one too ("a group of woman doctors")
             return None
         evidence = _evidence(self._stats, self._phrases, token, replacement, previous, following)
         return RealWordFix(at, 1, token, replacement, evidence, rule)
+
+    @staticmethod
+    def _counted_by_of(tokens: list, at: int) -> bool:
+        """"a group of woman", "a couple of young man": an "of" phrase after a word that counts more than one,
+        with at most two words between "of" and the noun, none of them a PHRASE_BOUNDARIES word."""
+        for of in range(at - 1, max(at - 4, 0), -1):
+            if tokens[of] == "of":
+                return tokens[of - 1] in COLLECTIVES and PHRASE_BOUNDARIES.isdisjoint(tokens[of + 1:at])
+        return False
+
+    @staticmethod
+    def _plural_subject(tokens: list, at: int, previous: str, following: str) -> bool:
+        """"woman are playing", "two young woman are": the caption's subject before a plural verb, with no
+        determiner, preposition, verb or "and" before it ("photos of a young woman are shown", "a man and woman
+        are" stay)."""
+        return following in PLURAL_VERBS and PHRASE_BOUNDARIES.isdisjoint(tokens[:at])
 
     def _writes_as_is(self, token: str, replacement: str, following: str) -> bool:
         """The corpus writes the next word after the replacement no more often than after the token: an

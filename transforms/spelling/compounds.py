@@ -25,9 +25,22 @@ game"), so that the steps never undo each other. Each of the two words must be o
 dictionary accepts without the profile's vocabulary: a piece it rejects ("infor mation") is the
 ranked rule's to decide, as every rejected token is, and one only the vocabulary knows is a domain
 word annotators write alone ("nano technology", "lego sets"; the spelling dev set labels `nano` keep).
+
+**General English beside the corpus** (`english_zipf`: word -> its Zipf frequency in English, from
+wordfreq; None leaves it out). The corpus alone joins "back flip", which English writes apart as often as
+solid: with `english_zipf`, a join the standard dictionary does not list must be a common English word
+(Zipf at least `min_zipf`: "gameplay" 4.0 is, "backflip" 2.7 is not). And it joins two nouns the corpus
+writes too rarely for the bigram model to judge ("hill side", "path way", "hand gun", "egg shells"): the
+pair is a noun compound when the standard dictionary lists the join, English writes it at Zipf
+NOUN_COMPOUND_MIN_ZIPF (2.4) or more, the corpus writes it joined at least `min_support` times and at
+least as often as apart (a join it never writes is often a word of its own: "man handled", "show time"), and
+each of the two words, never a closed-class word (CLOSED_CLASS: "call us", "knock down"), is a noun by the corpus (written after "the" or "a" at least `min_support` times and
+at least as often as after "to", "are" or "is", never after "very", rarely after "it" or "he": so never
+"make up", "in to", "home made", "may or", "red neck", "water falls"). Such a pair is joined in every
+occurrence but one whose next word is the same join or a possessive `s`; rule `compound`, score None.
 """
 import math
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Callable, Optional
 
 from transforms.spelling.real_word import ContextEvidence, RealWordFix
@@ -41,6 +54,35 @@ NEVER_JOINED = frozenset("a an the be is are was were am been s t d ll re ve m".
 # which two-word phrases cannot see: "onto" is left to the annotator. "the sun set" is as often a noun and
 # its verb ("watches the sun set") as "sunset".
 LEFT_APART = frozenset({("on", "to"), ("sun", "set")})
+# A compound general English writes solid is written at least this often there (wordfreq's Zipf scale: log10
+# of uses per billion words): "gameplay" 4.0, "hillside" 3.4, "eyeliner" 3.2; not "backflip" 2.7, "legos" 2.8.
+ENGLISH_MIN_ZIPF = 3.0
+# Two nouns are joined where English writes the join at least this often ("newscast" 2.7, "chalkboard" 2.8),
+# the corpus at least min_support times and as often as the pair, and the standard dictionary lists it.
+NOUN_COMPOUND_MIN_ZIPF = 2.4
+# Closed-class words are never nouns, whatever the corpus writes before them ("call us", "knock down").
+CLOSED_CLASS = frozenset("""
+about above across after against along among around at before behind below beneath beside between beyond by
+down during for from in inside into near of off on onto out outside over past through to toward towards under
+up upon with within without i me my mine you your yours he him his she her hers it its we us our ours they
+them their theirs this that these those and or but nor so yet if than then
+""".split())
+# What a noun is written after, and what a verb, a preposition or an adjective is (Compounds.is_noun).
+NOUN_BEFORE = ("the", "a")
+NOT_NOUN_BEFORE = ("to", "are", "is")
+ADJECTIVE_BEFORE = "very"
+# A word written after a subject pronoun in this share of its uses is (also) a verb: "the water falls over".
+SUBJECTS = ("he", "she", "it", "who", "which")
+VERB_SHARE = 0.02
+# A word the corpus writes fewer times than this is a noun unless it is written after "to", "are" or "is"
+# more often than after "the" or "a": most rare words are nouns ("eye liner", "mush room").
+RARE_WORD_COUNT = 50
+
+
+def english_zipf() -> Callable:
+    """word -> how common it is in English, on wordfreq's Zipf scale (log10 of uses per billion words)."""
+    from wordfreq import zipf_frequency  # only with the compounds rule on
+    return lru_cache(maxsize=200_000)(partial(zipf_frequency, lang="en"))
 
 
 def phrase_log_probability(token_stats: dict, phrases: dict, total: int, word: str, following: str) -> float:
@@ -63,7 +105,8 @@ class Compounds:
 
     def __init__(self, token_stats: dict, phrases: dict, accepts: Callable, written_apart=frozenset(),
                  min_ratio: float = 1.5, min_joined_count: int = 10, margin: float = 3.0, min_support: int = 3,
-                 accepts_piece: Optional[Callable] = None):
+                 accepts_piece: Optional[Callable] = None, english_zipf: Optional[Callable] = None,
+                 min_zipf: float = ENGLISH_MIN_ZIPF):
         self._stats = token_stats or {}
         self._phrases = phrases or {}
         self._accepts = accepts
@@ -73,28 +116,70 @@ class Compounds:
         self._min_joined_count = min_joined_count
         self._log_margin = math.log(margin)
         self._min_support = min_support
+        self._english_zipf = english_zipf
+        self._min_zipf = min_zipf
         self._total = sum(count for count, _ in self._stats.values()) or 1
         self.is_candidate = lru_cache(maxsize=200_000)(self._is_candidate)
+        self.is_noun_compound = lru_cache(maxsize=200_000)(self._is_noun_compound)
 
     def concerns(self, tokens: list) -> bool:
-        return any(self.is_candidate(first, second) for first, second in zip(tokens, tokens[1:]))
+        return any(self.is_candidate(first, second) or self.is_noun_compound(first, second)
+                   for first, second in zip(tokens, tokens[1:]))
+
+    def _may_join(self, first: str, second: str) -> bool:
+        """What every join asks: no piece never joined, both pieces accepted, the join not one the split list
+        writes apart (module docstring)."""
+        return not (first in NEVER_JOINED or second in NEVER_JOINED or (first, second) in LEFT_APART
+                    or len(first) < 2 or len(second) < 2 or not (first + second).isalpha()
+                    or first + second in self._written_apart
+                    or not self._accepts_piece(first) or not self._accepts_piece(second))
 
     def _is_candidate(self, first: str, second: str) -> bool:
         """x y is a compound written apart: xy a word the corpus writes far more often joined (module docstring)."""
-        if (first in NEVER_JOINED or second in NEVER_JOINED or (first, second) in LEFT_APART or len(first) < 2
-                or len(second) < 2 or not (first + second).isalpha()):
+        if not self._may_join(first, second):
             return False
         joined = first + second
         joined_count = self._count(joined)
         return (joined_count >= self._min_joined_count
                 and joined_count >= self._min_ratio * self._phrases.get(f"{first} {second}", 0)
-                and joined not in self._written_apart and bool(self._accepts(joined))
-                and bool(self._accepts_piece(first)) and bool(self._accepts_piece(second)))
+                and bool(self._accepts(joined)) and self._english_allows(joined))
+
+    def _english_allows(self, joined: str) -> bool:
+        """Without general English, any join; with it, one the standard dictionary lists or English writes
+        commonly ("gameplay", not "backflip")."""
+        return (self._english_zipf is None or bool(self._accepts_piece(joined))
+                or self._english_zipf(joined) >= self._min_zipf)
+
+    def _is_noun_compound(self, first: str, second: str) -> bool:
+        """x y are two nouns whose join general English and the corpus write solid (module docstring)."""
+        if self._english_zipf is None or not self._may_join(first, second):
+            return False
+        joined = first + second
+        joined_count = self._count(joined)
+        return (joined_count >= max(self._min_support, self._phrases.get(f"{first} {second}", 0))
+                and bool(self._accepts_piece(joined))
+                and self._english_zipf(joined) >= NOUN_COMPOUND_MIN_ZIPF
+                and self.is_noun(first) and self.is_noun(second))
+
+    def is_noun(self, word: str) -> bool:
+        """The corpus writes the word after "the" or "a" at least `min_support` times (or the word is rare:
+        RARE_WORD_COUNT) and at least as often as after "to", "are" or "is", never after "very" (an
+        adjective: "red neck", "high way"), and in under VERB_SHARE of its uses after a subject pronoun (a
+        verb: "the water falls over the rocks")."""
+        if word in CLOSED_CLASS:
+            return False
+        count = self._phrases.get
+        after_article = sum(count(f"{before} {word}", 0) for before in NOUN_BEFORE)
+        rare = self._count(word) < RARE_WORD_COUNT  # "liner", "mush": too rare to be written after "the" often
+        after_subject = sum(count(f"{subject} {word}", 0) for subject in SUBJECTS)
+        return ((after_article >= self._min_support or rare) and count(f"{ADJECTIVE_BEFORE} {word}", 0) == 0
+                and after_article >= sum(count(f"{before} {word}", 0) for before in NOT_NOUN_BEFORE)
+                and after_subject < VERB_SHARE * max(self._count(word), 1))
 
     def find(self, tokens: list, at: int, previous: str) -> Optional[RealWordFix]:
         """The join of tokens `at` and `at + 1`, if the occurrence means the compound. `previous`: the word
         before, as corrected."""
-        if at + 1 >= len(tokens) or not self.is_candidate(tokens[at], tokens[at + 1]):
+        if at + 1 >= len(tokens):
             return None
         first, second = tokens[at], tokens[at + 1]
         joined = first + second
@@ -102,12 +187,14 @@ class Compounds:
         if joined in (previous, following):
             return None  # "basketball basket ball": the annotator wrote the word already
         evidence = self.evidence(first, second, previous, following)
-        if evidence.replacement_with_previous + evidence.replacement_with_following < self._min_support:
-            return None
-        log_ratio = self.log_likelihood_ratio(first, second, previous, following)
-        if log_ratio < self._log_margin:
-            return None
-        return RealWordFix(at, 2, f"{first} {second}", joined, evidence, "compound", round(log_ratio, 3))
+        if self.is_candidate(first, second):
+            log_ratio = self.log_likelihood_ratio(first, second, previous, following)
+            if (evidence.replacement_with_previous + evidence.replacement_with_following >= self._min_support
+                    and log_ratio >= self._log_margin):
+                return RealWordFix(at, 2, f"{first} {second}", joined, evidence, "compound", round(log_ratio, 3))
+        if self.is_noun_compound(first, second) and following != "s":
+            return RealWordFix(at, 2, f"{first} {second}", joined, evidence, "compound")
+        return None
 
     def log_likelihood_ratio(self, first: str, second: str, previous: str, following: str) -> float:
         """log of P(joined reading) / P(apart reading) between the neighbours (module docstring)."""

@@ -23,6 +23,7 @@ then kept only where a read of the occurrences the model would change found them
 change carries its counts (real_word.ContextEvidence) and the log of the likelihood ratio.
 """
 import math
+from functools import partial
 from typing import Optional
 
 from transforms.spelling.compounds import phrase_log_probability
@@ -53,11 +54,14 @@ class Confusions:
         if word not in self._alternatives:
             return None
         following = tokens[at + 1] if at + 1 < len(tokens) else ""
+        if not following:
+            return None  # "children over there": the caption's last word has one neighbour to decide it
         if word in ARTICLES and not (following.isalpha() and following[0] not in VOWELS):
             return None  # "an apple", "an f1 driver": the article may well be right
         fit = {candidate: self.log_fit(previous, candidate, following)
                for candidate in self._alternatives[word]
-               if self._supported(previous, candidate, following) and not self._speaks_for(word, candidate, following)}
+               if self._supported(previous, candidate, following) and not self._speaks_for(word, candidate, following)
+               and not self._either_side_prefers(word, candidate, previous, following)}
         if not fit:
             return None
         best = max(sorted(fit), key=fit.get)
@@ -81,6 +85,13 @@ class Confusions:
         count = lambda token: self._stats.get(token, (0, 0))[0] or 1  # noqa: E731
         return (self._phrases.get(f"{word} {following}", 0) / count(word)
                 > self._phrases.get(f"{candidate} {following}", 0) / count(candidate))
+
+    def _either_side_prefers(self, word: str, candidate: str, previous: str, following: str) -> bool:
+        """One neighbour alone makes the word as written likelier than the candidate: "she s been able" stays
+        (the corpus writes "s been" more often than "s being"), whatever the other side says."""
+        log_p = partial(phrase_log_probability, self._stats, self._phrases, self._total)
+        return (log_p(previous, word) > log_p(previous, candidate)
+                or log_p(word, following) > log_p(candidate, following))
 
     def _supported(self, previous: str, candidate: str, following: str) -> bool:
         count = self._phrases.get

@@ -67,7 +67,8 @@ class SpellingSettings:
     # Compounds written apart ("some one", "game play", "in to the blender", "her make up"): two words whose join
     # the dictionary accepts and the corpus writes compound_min_ratio times more often joined (and at least
     # compound_min_count times), joined where a bigram model of the corpus makes the joined reading
-    # compound_margin times likelier between the neighbours (transforms/spelling/compounds.py).
+    # compound_margin times likelier between the neighbours; and two nouns whose join general English
+    # (wordfreq) and the corpus write solid ("hill side", "hand gun"; transforms/spelling/compounds.py).
     compounds: bool = False
     compound_min_ratio: float = 1.5
     compound_min_count: int = 10

@@ -7,7 +7,7 @@ from transforms.batch import rewrite_captions
 from transforms.corpus import corpus_aggregates
 from transforms.lineage import CorrectionRow, FlaggedRow
 from transforms.spelling.agreement import PluralWrittenApart, SingularAfterDeterminer
-from transforms.spelling.compounds import Compounds
+from transforms.spelling.compounds import Compounds, english_zipf
 from transforms.spelling.confusions import Confusions
 from transforms.spelling.context import NO_OTHER_CAPTIONS, OtherCaptions, captions_writing
 from transforms.spelling.first_suggestion import FirstSuggestion
@@ -160,12 +160,13 @@ def in_context_rule(config, word_lists: WordLists, token_stats, phrases, accepts
         readers.append(Confusions(word_lists.confusions, token_stats, phrases, config.confusion_margin,
                                   config.real_word_min_support))
     if config.number_agreement:
-        readers.append(PluralWrittenApart(token_stats, phrases, word_lists.plural_readings, accepts))
+        readers.append(PluralWrittenApart(token_stats, phrases, word_lists.plural_readings, accepts_standard or accepts))
         readers.append(SingularAfterDeterminer(token_stats, phrases))
     if config.compounds:
         readers.append(Compounds(token_stats, phrases, accepts, frozenset(word_lists.splits),
                                  config.compound_min_ratio, config.compound_min_count, config.compound_margin,
-                                 config.real_word_min_support, accepts_standard))
+                                 config.real_word_min_support, accepts_standard,
+                                 english_zipf()))
     if not readers:
         return None, None
 
@@ -196,7 +197,7 @@ class Speller:
         dictionary = shared(key + ("dictionary",), lambda: RememberingDictionary(self._checker))
         self.rule = rule_for(config, word_lists, self._checker, token_stats, phrases, use_gate, dictionary)
         standard = None
-        if config.compounds:
+        if config.compounds or config.number_agreement:
             standard = shared(("standard", config.hunspell_dictionary),
                               lambda: RememberingDictionary(open_hunspell(config.hunspell_dictionary)))
         self._in_context, self._in_context_concerns = in_context_rule(
