@@ -159,7 +159,7 @@ def draw_word_negatives(picked, caption_text, positions: list, choices: tuple, r
                         draws: int) -> None:
     """Up to `draws` random changes of one word of `positions` to a vocabulary word (`choices`), inflected
     like it, each offered to `picked` (a NegativePicker) until it is full; a draw that gives the word its own
-    lemma is spent for nothing. (vocabulary_replacement and NegativePicker.offer, unrolled: a split makes
+    lemma is spent for nothing. (vocabulary_replacement and NegativePicker.offer_all, unrolled: a split makes
     millions of these draws.) Each pick is rng.choice's, inlined: CPython's Random.choice takes
     getrandbits of the length's bit count, again while too large (_randbelow_with_getrandbits), so the
     same seed gives the same words; a test checks it against rng.choice."""

@@ -175,8 +175,9 @@ class Lexicon:
         part of speech, tag), since a word recurs in thousands of captions."""
         key = (lemma, pos, tag)
         if key not in self._inflected_antonyms:
-            self._inflected_antonyms[key] = (tuple(self.inflect(word, tag) for word in self.antonyms(lemma, pos)),
-                                             tuple(self.inflect(word, tag) for word in self.related_antonyms(lemma, pos)))
+            antonyms, related = self.antonyms(lemma, pos), self.related_antonyms(lemma, pos)
+            self._inflected_antonyms[key] = (tuple(self.inflect(word, tag) for word in antonyms),
+                                             tuple(self.inflect(word, tag) for word in related))
         return self._inflected_antonyms[key]
 
     def _check_wordnet(self, lemma: str, pos: str) -> None:
