@@ -139,43 +139,65 @@ def change_of(replacements) -> tuple:
             max((replacement.source for replacement in replacements), key=SOURCES.index))
 
 
-def word_candidates(caption, part: str, lexicon, rng: random.Random) -> tuple:
-    """(positions of `part`, the changes of one of them to an antonym or a related antonym, in priority order)."""
-    positions = caption.positions_of(part)
-    candidates = [change_of([replacement]) for position in positions
-                  for replacement in lexical_replacements(caption, position, lexicon)]
+def word_candidates(caption, positions: list, lexicon, rng: random.Random) -> list:
+    """The changes of one word of `positions` to an antonym or a related antonym, in priority order."""
+    candidates = []
+    for position in positions:
+        token = caption.tokens[position]
+        antonyms, related = lexicon.inflected_antonyms(caption.lemmas[position], caption.pos[position],
+                                                       caption.tags[position])
+        candidates += [((position,), (styled_like(token, word),), "antonym") for word in antonyms]
+        candidates += [((position,), (styled_like(token, word),), "related_antonym") for word in related]
     # In a random order within each source: WordNet's order is alphabetical, and K of many
     # antonyms of hyponyms would otherwise all start with "a".
     rng.shuffle(candidates)
     candidates.sort(key=lambda change: SOURCES.index(change[2]))
-    return positions, candidates
+    return candidates
 
 
-def word_draws(caption, positions: list, choices: tuple, rng: random.Random, lexicon, draws: int):
-    """`draws` random changes of one word of `positions` to a vocabulary word (`choices`), inflected like
-    it; None for a draw that gives the word its own lemma. (vocabulary_replacement, unrolled: a split
-    makes millions of these draws.) Each pick is rng.choice's, inlined: CPython's Random.choice takes
+def draw_word_negatives(picked, caption_text, positions: list, choices: tuple, rng: random.Random, lexicon,
+                        draws: int) -> None:
+    """Up to `draws` random changes of one word of `positions` to a vocabulary word (`choices`), inflected
+    like it, each offered to `picked` (a NegativePicker) until it is full; a draw that gives the word its own
+    lemma is spent for nothing. (vocabulary_replacement and NegativePicker.offer_all, unrolled: a split makes
+    millions of these draws.) Each pick is rng.choice's, inlined: CPython's Random.choice takes
     getrandbits of the length's bit count, again while too large (_randbelow_with_getrandbits), so the
     same seed gives the same words; a test checks it against rng.choice."""
-    tokens, lemmas, tags, getrandbits = caption.tokens, caption.lemmas, caption.tags, rng.getrandbits
-    inflections, inflect = lexicon.inflections, lexicon.inflect
+    getrandbits = rng.getrandbits
     position_count, position_bits = len(positions), len(positions).bit_length()
     choice_count, choice_bits = len(choices), len(choices).bit_length()
-    capitalised = [token[:1].isupper() for token in tokens]  # styled_like, unrolled
+    # What a draw at each position reads, looked up once: its lemma, the lexicon's forms for its tag, and
+    # the caption's text around it.
+    slots = [caption_text.slot(position, lexicon) for position in positions]
+    seen, texts, changed, words, wanted = picked.seen(), picked.texts, picked.positions, picked.replacements, picked.k
+    inflect, found = lexicon.inflect, len(texts)
     for _ in range(draws):
         index = getrandbits(position_bits)
         while index >= position_count:
             index = getrandbits(position_bits)
-        position = positions[index]
+        position, own_lemma, tag, forms, capitalised, before, after = slots[index]
         index = getrandbits(choice_bits)
         while index >= choice_count:
             index = getrandbits(choice_bits)
         lemma = choices[index]
-        if lemma == lemmas[position]:
-            yield None
+        if lemma == own_lemma:
             continue
-        word = inflections.get((lemma, tags[position])) or inflect(lemma, tags[position])
-        yield (position,), (word.capitalize() if capitalised[position] else word,), "vocabulary"
+        word = forms.get(lemma) or inflect(lemma, tag)
+        if capitalised:  # styled_like, unrolled
+            word = word.capitalize()
+        text = before + word + after
+        key = " ".join(text.lower().split())  # same_text(text), inlined
+        if key in seen:
+            continue
+        seen.add(key)
+        texts.append(text)
+        changed.append(position)
+        words.append(word)
+        if len(texts) >= wanted:
+            break
+    drawn = len(texts) - found
+    picked.sources += ["vocabulary"] * drawn
+    picked.widths += [1] * drawn
 
 
 def word_negatives(caption, part: str, lexicon, vocabulary: dict, settings: HardnegSettings,
@@ -183,13 +205,17 @@ def word_negatives(caption, part: str, lexicon, vocabulary: dict, settings: Hard
     """Up to K negatives of `caption` that each change one word of `part`: antonyms first, then
     antonyms of hypernyms and hyponyms, then (when the part falls back) random vocabulary words.
     Added to `columns` (a NegativeColumns), or returned as Negatives when none is given."""
-    rng = caption_rng(settings.seed, caption.sen_id, part, "word")
-    positions, candidates = word_candidates(caption, part, lexicon, rng)
-    choices = vocabulary.get(PARTS_OF_SPEECH[part], ())
-    # A draw without a position or a vocabulary word to draw can never give a negative.
-    draws = (word_draws(caption, positions, choices, rng, lexicon, DRAWS_PER_NEGATIVE * settings.k)
-             if part in settings.vocabulary_fallback and positions and choices else ())
-    return collect_negatives(caption, part, "word", candidates, draws, settings, video_texts, columns, caption_text)
+    positions = caption.positions_of(part)
+    picked = NegativePicker(caption, settings.k, video_texts, caption_text)
+    # Without a word of the part there is nothing to change, nor to draw: the generator is not even seeded.
+    if positions:
+        rng = caption_rng(settings.seed, caption.sen_id, part, "word")
+        picked.offer_all(word_candidates(caption, positions, lexicon, rng))
+        choices = vocabulary.get(PARTS_OF_SPEECH[part], ())
+        if not picked.full() and part in settings.vocabulary_fallback and choices:
+            draw_word_negatives(picked, picked.caption_text, positions, choices, rng, lexicon,
+                                DRAWS_PER_NEGATIVE * settings.k)
+    return picked.deliver(columns, caption, part, "word")
 
 
 def phrase_negatives(caption, part: str, lexicon, vocabulary: dict, settings: HardnegSettings,
@@ -216,8 +242,11 @@ def phrase_negatives(caption, part: str, lexicon, vocabulary: dict, settings: Ha
                       vocabulary_replacement(caption, second, vocabulary, rng, lexicon)]
             yield change_of(change) if all(replacement is not None for replacement in change) else None
 
-    fallback = draws() if part in settings.vocabulary_fallback and pairs else ()
-    return collect_negatives(caption, part, "phrase", candidates, fallback, settings, video_texts, columns, caption_text)
+    picked = NegativePicker(caption, settings.k, video_texts, caption_text)
+    picked.offer_all(candidates)
+    if part in settings.vocabulary_fallback and pairs:
+        picked.offer_all(draws())
+    return picked.deliver(columns, caption, part, "phrase")
 
 
 class NegativeColumns:
@@ -237,18 +266,15 @@ class NegativeColumns:
     def __len__(self) -> int:
         return len(self.texts)
 
-    def add_caption(self, caption, part: str, level: str, texts: list, changes: list) -> None:
-        """The negatives of one caption, part and level: their texts and changes (positions, words, source)."""
+    def add_picked(self, caption, part: str, level: str, picked: "NegativePicker") -> None:
+        """The negatives of one caption, part and level, as a NegativePicker picked them."""
         self.runs.append((caption.sen_id, caption.video_id, part, level, caption.caption, caption.tokens))
-        self.counts.append(len(texts))
-        if not texts:
-            return
-        positions, words, sources = zip(*changes)
-        self.texts += texts
-        self.sources += sources
-        self.widths += map(len, positions)
-        self.positions += chain.from_iterable(positions)
-        self.replacements += chain.from_iterable(words)
+        self.counts.append(len(picked.texts))
+        self.texts += picked.texts
+        self.sources += picked.sources
+        self.widths += picked.widths
+        self.positions += picked.positions
+        self.replacements += picked.replacements
 
     def extend(self, other: "NegativeColumns") -> None:
         """Add another's negatives after these (the negatives of one output file, from many videos)."""
@@ -275,11 +301,18 @@ class CaptionText:
     text before and after each word, joined once: a caption and part try up to 200 changes."""
 
     def __init__(self, caption):
-        self._spaces = caption.spaces
+        self._caption, self._spaces = caption, caption.spaces
         self._pieces = [token + " " if space else token for token, space in zip(caption.tokens, caption.spaces)]
         self._before = ["".join(self._pieces[:position]) for position in range(len(self._pieces))]
         self._after = [(" " if space else "") + "".join(self._pieces[position + 1:])
                        for position, space in enumerate(self._spaces)]
+
+    def slot(self, position: int, lexicon) -> tuple:
+        """What a vocabulary draw at a position reads (draw_word_negatives): the position, its lemma and Penn
+        tag, the lexicon's forms for that tag, whether the word is capitalised, the text before and after it."""
+        caption, tag = self._caption, self._caption.tags[position]
+        return (position, caption.lemmas[position], tag, lexicon.forms(tag), caption.tokens[position][:1].isupper(),
+                self._before[position], self._after[position])
 
     def with_words(self, positions: tuple, words: tuple) -> str:
         if len(positions) == 1:
@@ -290,34 +323,60 @@ class CaptionText:
         return "".join(pieces)
 
 
-def collect_negatives(caption, part, level, candidates, draws, settings, video_texts, columns=None,
-                      caption_text=None):
-    """The first K distinct negatives of the candidates (changes: (positions, words, source), in priority
-    order), then of the random vocabulary draws (changes, or None for a draw that failed); none reads as a
-    caption of the video. Added to `columns`, or returned as Negatives when none is given. `caption_text`: the
-    caption's CaptionText, when the caller made it once for all its parts."""
-    seen = set(video_texts)
-    seen.add(same_text(caption.caption))
-    text_with = (caption_text or CaptionText(caption)).with_words
-    texts, changes = [], []
-    for change in chain(candidates, draws):
-        if change is None:
-            continue
-        text = text_with(change[0], change[1])
-        key = " ".join(text.lower().split())  # same_text(text), inlined: it runs for every draw
-        if key in seen:
-            continue
-        seen.add(key)
-        texts.append(text)
-        changes.append(change)
-        if len(texts) >= settings.k:
-            break
-    if columns is not None:
-        columns.add_caption(caption, part, level, texts, changes)
-        return None
-    made = NegativeColumns()
-    made.add_caption(caption, part, level, texts, changes)
-    return made.records()
+class NegativePicker:
+    """The first K distinct negatives of one caption, part and level, picked from the changes offered in
+    priority order (candidates, then random draws): a change whose text reads as a caption of the video, or
+    as a negative picked before (case and spacing aside), is passed over. What is picked is kept as
+    NegativeColumns keeps it: texts and sources, the width of each change, its positions and words flat."""
+
+    def __init__(self, caption, k: int, video_texts: frozenset, caption_text=None):
+        self.k = k
+        self.caption_text = caption_text or CaptionText(caption)
+        self._video_texts, self._caption, self._seen = video_texts, caption.caption, None
+        self.texts, self.sources, self.widths = [], [], []
+        self.positions, self.replacements = [], []
+
+    def full(self) -> bool:
+        return len(self.texts) >= self.k
+
+    def seen(self) -> set:
+        """The texts a new negative may not read as (same_text): the video's captions, the caption itself and
+        the negatives picked so far. Made at the first offer: most captions lack some part of speech."""
+        if self._seen is None:
+            self._seen = set(self._video_texts)
+            self._seen.add(same_text(self._caption))
+        return self._seen
+
+    def offer_all(self, changes) -> None:
+        """Offer changes ((positions, words, source), or None for a draw that failed) until K are picked."""
+        if self.full():
+            return
+        text_with, seen = self.caption_text.with_words, self.seen()
+        for change in changes:
+            if change is None:
+                continue
+            positions, words, source = change
+            text = text_with(positions, words)
+            key = " ".join(text.lower().split())  # same_text(text), inlined: it runs for every change
+            if key in seen:
+                continue
+            seen.add(key)
+            self.texts.append(text)
+            self.sources.append(source)
+            self.widths.append(len(positions))
+            self.positions += positions
+            self.replacements += words
+            if len(self.texts) >= self.k:
+                return
+
+    def deliver(self, columns, caption, part: str, level: str):
+        """Add the negatives picked to `columns` (a NegativeColumns), or return them as Negatives when None."""
+        if columns is not None:
+            columns.add_picked(caption, part, level, self)
+            return None
+        made = NegativeColumns()
+        made.add_picked(caption, part, level, self)
+        return made.records()
 
 
 def add_video_negatives(columns_of, tagged_captions, lexicon, vocabulary: dict, settings: HardnegSettings,

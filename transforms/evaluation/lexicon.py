@@ -11,13 +11,15 @@ WordNet is read from a folder passed in; `make install` builds `default_wordnet_
 """
 import sys
 import warnings
+from functools import cache
 from pathlib import Path
-
-from lemminflect import getInflection
-from nltk.corpus.reader.wordnet import WordNetCorpusReader
+from typing import TYPE_CHECKING
 
 from dictionaries import resolve
 from transforms.errors import CapcleanError
+
+if TYPE_CHECKING:
+    from nltk.corpus.reader.wordnet import WordNetCorpusReader
 
 PREPOSITION_ANTONYMS_FILE = resolve("preposition_antonyms.txt")
 PREPOSITION = "ADP"
@@ -42,16 +44,24 @@ def default_wordnet_dir() -> Path:
     return Path(sys.prefix) / "nltk_data" / "corpora" / "wordnet"
 
 
-class _WordNet30Reader(WordNetCorpusReader):
+@cache
+def _wordnet30_reader() -> type:
     """NLTK's WordNet reader without the mapping from WordNet 3.0 it builds for multilingual (OMW) data.
 
     capclean passes no OMW reader, and the data is WordNet 3.0 itself, so the mapping is never used;
     yet NLTK 3.10 builds it on opening, from index.sense (which Debian's wordnet-base does not ship)
     found through a global nltk.data lookup, in about 7 seconds.
-    """
 
-    def map_wn(self, version="wordnet"):
-        return None
+    Made when first needed: importing NLTK takes over a second of CPU, which a process that never opens
+    WordNet (each hardneg worker but the one that looks the words up) need not pay.
+    """
+    from nltk.corpus.reader.wordnet import WordNetCorpusReader
+
+    class WordNet30Reader(WordNetCorpusReader):
+        def map_wn(self, version="wordnet"):
+            return None
+
+    return WordNet30Reader
 
 
 def check_wordnet(folder: Path) -> None:
@@ -76,13 +86,13 @@ def _outside_data_folders(folder: Path) -> WordNetMissingError:
     return WordNetMissingError(f"NLTK will not read WordNet from {folder}, outside its data folders: run make install")
 
 
-def open_wordnet(folder: Path) -> WordNetCorpusReader:
+def open_wordnet(folder: Path) -> "WordNetCorpusReader":
     folder = Path(folder)
     check_wordnet(folder)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # "multilingual functions are not available": intended
-            return _WordNet30Reader(str(folder), omw_reader=None)
+            return _wordnet30_reader()(str(folder), omw_reader=None)
     except PermissionError:
         raise _outside_data_folders(folder) from None
 
@@ -112,12 +122,15 @@ class Lexicon:
     so it lives as long as the worker that opened the lexicon, and a new Lexicon starts empty.
     """
 
-    def __init__(self, wordnet: WordNetCorpusReader | None, preposition_antonyms: dict):
+    def __init__(self, wordnet: "WordNetCorpusReader | None", preposition_antonyms: dict):
         self._wordnet = wordnet
         self._preposition_antonyms = preposition_antonyms
         self._antonyms, self._related_antonyms = {}, {}
-        # (lemma, Penn tag) -> inflect's answer: read directly where a split makes millions of draws.
-        self.inflections = {}
+        # Penn tag -> {lemma: inflect's answer}: one dict a tag, read directly (`forms`) where a split makes
+        # millions of draws, each a lemma for the same tag.
+        self._forms = {}
+        # (lemma, part of speech, Penn tag) -> inflected_antonyms' answer.
+        self._inflected_antonyms = {}
 
     def answers(self, words) -> dict:
         """(lemma, part of speech) -> (antonyms, related antonyms) of each of these words, for a Lexicon
@@ -145,9 +158,27 @@ class Lexicon:
 
     def inflect(self, lemma: str, tag: str) -> str:
         """`inflect_like`, remembered."""
-        if (lemma, tag) not in self.inflections:
-            self.inflections[lemma, tag] = inflect_like(lemma, tag)
-        return self.inflections[lemma, tag]
+        forms = self.forms(tag)
+        if lemma not in forms:
+            forms[lemma] = inflect_like(lemma, tag)
+        return forms[lemma]
+
+    def forms(self, tag: str) -> dict:
+        """lemma -> its form for this Penn tag, of the lemmas `inflect` has been asked for so far (the dict
+        itself, which inflect fills: a caller may read it first and ask inflect only for a lemma it lacks)."""
+        if tag not in self._forms:
+            self._forms[tag] = {}
+        return self._forms[tag]
+
+    def inflected_antonyms(self, lemma: str, pos: str, tag: str) -> tuple:
+        """(antonyms, related antonyms) of the lemma, each inflected like the Penn tag; remembered per (lemma,
+        part of speech, tag), since a word recurs in thousands of captions."""
+        key = (lemma, pos, tag)
+        if key not in self._inflected_antonyms:
+            antonyms, related = self.antonyms(lemma, pos), self.related_antonyms(lemma, pos)
+            self._inflected_antonyms[key] = (tuple(self.inflect(word, tag) for word in antonyms),
+                                             tuple(self.inflect(word, tag) for word in related))
+        return self._inflected_antonyms[key]
 
     def _check_wordnet(self, lemma: str, pos: str) -> None:
         if self._wordnet is None:
@@ -192,5 +223,7 @@ def inflect_like(replacement_lemma: str, original_tag: str) -> str:
     """
     if original_tag not in INFLECTED_TAGS:
         return replacement_lemma
+    from lemminflect import getInflection  # here: a driver that never inflects need not import it (half a second)
+
     forms = getInflection(replacement_lemma, tag=original_tag)
     return forms[0] if forms else replacement_lemma

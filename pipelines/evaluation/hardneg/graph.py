@@ -9,7 +9,8 @@ to use it and what it gives on MSR-VTT.
 """
 import pickle
 from collections import Counter
-from dataclasses import asdict, fields
+from dataclasses import asdict
+from operator import attrgetter
 from pathlib import Path
 from typing import NamedTuple
 
@@ -54,7 +55,7 @@ class TagVideoFn(beam.DoFn):
 
 class NegativesFn(beam.DoFn):
     """(video_id, [TaggedCaption]) -> (file number, block) of its negatives, made as columns (NegativeColumns),
-    one block per file (columns_block). The antonyms come looked up (look_up_words), so no worker
+    one block per file (packed). The antonyms come looked up (look_up_words), so no worker
     opens WordNet; each remembers its inflections."""
 
     def __init__(self, settings: HardnegSettings):
@@ -72,31 +73,31 @@ class NegativesFn(beam.DoFn):
         add_video_negatives(lambda caption: files.setdefault(file_number(caption.sen_id, "hardneg"), NegativeColumns()),
                             tagged, self._lexicon, vocabulary, self._settings)
         for number, columns in files.items():
-            yield number, columns_block(columns)
+            yield number, packed(columns)
 
 
-def columns_block(columns: NegativeColumns) -> bytes:
-    """Some negatives as they cross the runner to the writer of their file: NegativeColumns' lists,
-    pickled and compressed. Three times smaller and ten times cheaper than an Arrow block of them
+def packed(value) -> bytes:
+    """A value as it crosses the runner to the writer of its file: pickled and compressed. For
+    NegativeColumns' lists, three times smaller and ten times cheaper than an Arrow block of them
     (15 MB and 1.9 CPU s for 300 videos of the test split, against 5 MB and 0.15 s), and the
     runner holds every block until the group by file; the writer makes one table of them."""
     sink = pa.BufferOutputStream()
     with pa.CompressedOutputStream(sink, "zstd") as stream:
-        pickle.dump(columns, stream, protocol=pickle.HIGHEST_PROTOCOL)
+        pickle.dump(value, stream, protocol=pickle.HIGHEST_PROTOCOL)
     return sink.getvalue().to_pybytes()
 
 
-def block_columns(block: bytes) -> NegativeColumns:
+def unpacked(block: bytes):
     with pa.CompressedInputStream(pa.BufferReader(block), "zstd") as stream:
         return pickle.loads(stream.read())
 
 
 def write_negative_blocks(keyed_blocks, output_dir: str) -> None:
-    """One Parquet file of hardneg/: its blocks (columns_block) joined into one table."""
+    """One Parquet file of hardneg/: its blocks (packed NegativeColumns) joined into one table."""
     number, blocks = keyed_blocks
     columns = NegativeColumns()
     for block in blocks:
-        columns.extend(block_columns(block))
+        columns.extend(unpacked(block))
     write_sorted(number, [negative_table(columns)], output_dir, "hardneg", HARDNEG, negative_order)
 
 
@@ -186,44 +187,29 @@ def file_number(sen_id: int, table: str) -> int:
     return max(sen_id, 0) // SEN_IDS_PER_FILE[table]
 
 
-def rows_by_file(records, table: str) -> list:
-    """(file number, block) for the records (TaggedCaptions) of one video: a block is the rows of one
-    file as an Arrow table in IPC bytes, compressed, so that they wait for the group by file as a
-    few compact blocks rather than as Python tuples. (Negatives cross as columns_block instead.)
-    """
+# A TaggedCaption's fields in pos/'s column order (a test checks they are the same), as a tuple.
+pos_row = attrgetter(*POS.names)
+
+
+def pos_blocks(tagged: list) -> list:
+    """(file number, block) of one video's TaggedCaptions: the rows of each file of pos/, as tuples, packed.
+    (Not an Arrow IPC block a video: 20 rows made a table and a stream each, 5 CPU s of the test split.)"""
     files = {}
-    for record in records:
-        files.setdefault(file_number(record.sen_id, table), []).append(row_of(record))
-    return [(number, table_block(rows_table(rows, SCHEMAS[table]))) for number, rows in files.items()]
+    for caption in tagged:
+        files.setdefault(file_number(caption.sen_id, "pos"), []).append(pos_row(caption))
+    return [(number, packed(rows)) for number, rows in files.items()]
 
 
-def row_of(record) -> tuple:
-    """A record's fields in order. Not dataclasses.astuple, which copies every field recursively:
-    14 us a negative, 52 s of CPU for the test split's 3.7 million; the fields are immutable."""
-    return tuple(getattr(record, field.name) for field in fields(record))
+def write_pos_blocks(keyed_blocks, output_dir: str) -> None:
+    """One Parquet file of pos/: the rows of its blocks (pos_blocks)."""
+    number, blocks = keyed_blocks
+    write_rows((number, [unpacked(block) for block in blocks]), output_dir, "pos", POS, caption_order)
 
 
 def rows_table(rows: list, schema: pa.Schema) -> pa.Table:
     """Row tuples in the schema's column order, as a table of that schema."""
     return pa.Table.from_pydict({name: [row[index] for row in rows] for index, name in enumerate(schema.names)},
                                 schema=schema)
-
-
-def table_block(table: pa.Table) -> bytes:
-    sink = pa.BufferOutputStream()
-    with pa.ipc.new_stream(sink, table.schema, options=pa.ipc.IpcWriteOptions(compression="zstd")) as writer:
-        writer.write_table(table)
-    return sink.getvalue().to_pybytes()
-
-
-def block_table(block: bytes) -> pa.Table:
-    return pa.ipc.open_stream(block).read_all()
-
-
-def write_blocks(keyed_blocks, output_dir: str, table: str, schema: pa.Schema, order) -> None:
-    """One Parquet file of the blocks grouped under its number (rows_by_file)."""
-    number, blocks = keyed_blocks
-    write_sorted(number, [block_table(block) for block in blocks], output_dir, table, schema, order)
 
 
 def write_rows(keyed_rows, output_dir: str, table: str, schema: pa.Schema, order) -> None:
@@ -266,8 +252,11 @@ def build_hardneg(pipeline, videos: dict, output_dir: str, settings: HardnegSett
     with_tags = [(video_id, (captions, [known[caption[0]] for caption in captions if caption[0] in known]))
                  for video_id, captions in sorted(videos.items())]
     # Progress with totals: the videos read, then those tagged (the negatives are made in the same stage).
+    # Each video crosses into the pipeline pickled: beam.Create infers the type of every value it is given,
+    # element by element, more than once (over a second of the driver's CPU for the test split's captions).
     tagged = (pipeline
-              | "Videos" >> beam.Create(with_tags)
+              | "Videos" >> beam.Create([pickle.dumps(video, protocol=pickle.HIGHEST_PROTOCOL) for video in with_tags])
+              | "Unpickle" >> beam.Map(pickle.loads)
               | log_progress("read")
               | "Tag" >> beam.ParDo(TagVideoFn())
               | log_progress("tag"))
@@ -276,9 +265,9 @@ def build_hardneg(pipeline, videos: dict, output_dir: str, settings: HardnegSett
                   | "AddCounts" >> beam.CombineGlobally(AddCounts())
                   | "Vocabulary" >> beam.Map(vocabulary_from_counts, settings.min_vocabulary_count))
     (tagged
-     | "PosRows" >> beam.FlatMap(lambda video: rows_by_file(video[1], "pos"))
+     | "PosRows" >> beam.FlatMap(lambda video: pos_blocks(video[1]))
      | "GroupPosRows" >> beam.GroupByKey()
-     | "WritePos" >> beam.Map(write_blocks, output_dir, "pos", POS, caption_order))
+     | "WritePos" >> beam.Map(write_pos_blocks, output_dir))
     answers = (tagged
                | "LexiconWords" >> beam.Map(lambda video: lexicon_words(video[1]))
                | "AllLexiconWords" >> beam.CombineGlobally(JoinSets())

@@ -4,9 +4,10 @@ from dataclasses import replace
 
 import random
 
-from transforms.evaluation.hardneg import (CaptionText, HardnegSettings, NegativeColumns, add_video_negatives,
-                                           build_vocabulary, lexicon_words, same_text, video_negatives, word_draws)
-from transforms.evaluation.lexicon import inflect_like
+from transforms.evaluation.hardneg import (CaptionText, HardnegSettings, NegativeColumns, NegativePicker,
+                                           add_video_negatives, build_vocabulary, draw_word_negatives, lexicon_words,
+                                           same_text, video_negatives)
+from transforms.evaluation.lexicon import Lexicon, inflect_like
 from transforms.evaluation.pos import TaggedCaption
 
 
@@ -21,21 +22,19 @@ MAN_OPENING_DOOR = [("a", "DET", "DT", "a"), ("man", "NOUN", "NN", "man"), ("is"
                     ("opening", "VERB", "VBG", "open"), ("a", "DET", "DT", "a"), ("door", "NOUN", "NN", "door")]
 
 
-class StandInLexicon:
+class StandInLexicon(Lexicon):
+    """A Lexicon whose antonyms come from these dicts instead of WordNet; it inflects with lemminflect."""
     ANTONYMS = {("open", "VERB"): ["close", "shut"], ("man", "NOUN"): ["woman"]}
     RELATED = {("man", "NOUN"): ["child", "girl"], ("door", "NOUN"): ["window"]}
 
-    def antonyms(self, lemma, pos):
+    def __init__(self):
+        super().__init__(None, {})
+
+    def _look_up_antonyms(self, lemma, pos):
         return self.ANTONYMS.get((lemma, pos), [])
 
-    def related_antonyms(self, lemma, pos):
+    def _look_up_related_antonyms(self, lemma, pos):
         return self.RELATED.get((lemma, pos), [])
-
-    def __init__(self):
-        self.inflections = {}  # what Lexicon remembers of inflect, which the draws read first: nothing here
-
-    def inflect(self, lemma, tag):
-        return inflect_like(lemma, tag)
 
 
 VOCABULARY = {"NOUN": ("cat", "car", "dog", "door", "man", "tree"), "VERB": ("jump", "open", "sing", "walk")}
@@ -160,21 +159,31 @@ def test_the_lexicon_words_are_the_alphabetic_words_of_the_changed_parts():
 
 
 def test_the_vocabulary_draws_pick_as_rng_choice_picks():
-    # word_draws inlines Random.choice (for speed); the words drawn must stay those rng.choice draws,
-    # whatever the number of positions and of vocabulary words (powers of two, one, odd counts).
-    caption = tagged(7, MAN_OPENING_DOOR)
+    # draw_word_negatives inlines Random.choice (for speed); the words drawn must stay those rng.choice
+    # draws, whatever the number of positions and of vocabulary words (powers of two, one, odd counts); a
+    # draw of the word's own lemma, or of a text already picked, is spent without a negative.
+    caption = tagged(7, [("A", "DET", "DT", "a")] + MAN_OPENING_DOOR[1:])
     for positions in ([1], [1, 5], [0, 1, 5], [0, 1, 3, 5]):
         for size in (1, 2, 3, 4, 5, 17, 64, 1000):
-            choices = tuple(f"word{index}" for index in range(size))
-            drawn = list(word_draws(caption, positions, choices, random.Random(f"0:{size}"), StandInLexicon(), 50))
-            rng = random.Random(f"0:{size}")
-            expected = []
+            choices = tuple(sorted(["man", "door"] + [f"word{index}" for index in range(size - 2)]))[:size]
+            rng, seen, expected = random.Random(f"0:{size}"), {same_text(caption.caption)}, []
             for _ in range(50):
                 position, lemma = rng.choice(positions), rng.choice(choices)
-                expected.append((position, lemma))
-            assert [change[0] for change in drawn] == [(position,) for position, _ in expected]
-            assert [change[1] for change in drawn] == [(inflect_like(lemma, caption.tags[position]),)
-                                                       for position, lemma in expected]
+                if lemma == caption.lemmas[position]:
+                    continue
+                word = inflect_like(lemma, caption.tags[position])
+                word = word.capitalize() if position == 0 else word
+                text = caption.text_with({position: word})
+                if same_text(text) not in seen:
+                    seen.add(same_text(text))
+                    expected.append((position, word, text))
+            for k in (1000, 3):
+                picked = NegativePicker(caption, k, frozenset())
+                draw_word_negatives(picked, CaptionText(caption), positions, choices, random.Random(f"0:{size}"),
+                                    StandInLexicon(), 50)
+                assert list(zip(picked.positions, picked.replacements, picked.texts)) == expected[:k]
+                assert picked.sources == ["vocabulary"] * len(expected[:k])
+                assert picked.widths == [1] * len(expected[:k])
 
 
 def test_the_columns_give_the_records_of_every_caption_part_and_level_in_order():

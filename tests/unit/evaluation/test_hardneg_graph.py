@@ -5,8 +5,11 @@ from dataclasses import asdict, replace
 
 import pyarrow as pa
 
-from pipelines.evaluation.hardneg.graph import (AddCounts, JoinSets, block_columns, columns_block, negative_table)
-from schemas.evaluation_tables import HARDNEG
+import pyarrow.parquet as pq
+
+from pipelines.evaluation.hardneg.graph import (AddCounts, JoinSets, negative_table, packed, pos_blocks, unpacked,
+                                                write_pos_blocks)
+from schemas.evaluation_tables import HARDNEG, POS
 from tests.unit.evaluation.test_hardneg import MAN_OPENING_DOOR, VOCABULARY, WORDS_ONLY, StandInLexicon, tagged
 from transforms.evaluation.hardneg import NegativeColumns, add_video_negatives
 
@@ -36,9 +39,25 @@ def test_no_negatives_are_an_empty_table_of_the_schema():
 
 def test_a_block_gives_back_the_columns_it_carries_and_blocks_join_in_order():
     first, second = video_columns(), video_columns()
-    joined = block_columns(columns_block(first))
-    joined.extend(block_columns(columns_block(second)))
+    joined = unpacked(packed(first))
+    joined.extend(unpacked(packed(second)))
     assert joined.records() == first.records() + second.records()
+
+
+def test_the_pos_blocks_of_videos_write_their_captions_rows_in_sen_id_order(tmp_path):
+    # Two videos whose captions interleave by sen_id, one of them past the first file's range (50,000).
+    first = [tagged(9, MAN_OPENING_DOOR), tagged(7, MAN_OPENING_DOOR[:4])]
+    second = [tagged(8, MAN_OPENING_DOOR[1:], video_id="video2"), tagged(50_001, MAN_OPENING_DOOR, "video2")]
+    files = {}
+    for video in (first, second):
+        for number, block in pos_blocks(video):
+            files.setdefault(number, []).append(block)
+    assert sorted(files) == [0, 1]
+    for number, blocks in files.items():
+        write_pos_blocks((number, blocks), str(tmp_path))
+    table = pq.read_table(tmp_path / "pos")
+    expected = sorted(first + second, key=lambda caption: caption.sen_id)
+    assert table.equals(pa.Table.from_pylist([asdict(caption) for caption in expected], schema=POS))
 
 
 def test_the_combiners_add_counts_and_join_sets_as_one_pass_would():
