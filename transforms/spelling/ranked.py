@@ -46,10 +46,11 @@ class RankedCorrection:
         self.gate = gate
         self.clippings = (NameClippings.of_corpus(token_stats or {}, self.dictionary.is_name, config.min_name_count)
                           if config.keep_name_clippings else None)  # "lambo": kept (decisions.keep_name_clippings)
+        self.suggestions = None  # token -> Hunspell's suggestions, if the gate asks them
         if suggester is not None:
-            self._suggestions = suggestions or suggestion_cache(suggester)
+            self.suggestions = suggestions or suggestion_cache(suggester)
             self._evidence = Evidence(token_stats, phrases, self.candidates.support, self.dictionary.accepts,
-                                      self.dictionary.is_name, self._suggestions, is_slip, lacks_a_letter,
+                                      self.dictionary.is_name, self.suggestions, is_slip, lacks_a_letter,
                                       is_common_typo)
 
     def decide(self, piece: str, previous: str = "", following: str = "",
@@ -64,7 +65,7 @@ class RankedCorrection:
         source = decision.rule if decision.replacement else "flagged"
         alpha = piece.isalpha()
         candidates = candidate_sources(
-            piece, proposal, source, list(self._suggestions(piece)),
+            piece, proposal, source, list(self.suggestions(piece)),
             [word for word, _, _ in self.candidates.close_words(piece, 3)] if alpha else [],
             [word for word, _, _ in self.candidates.close_words(piece, 3, rare=True)] if alpha else [])
         return candidates, candidate_features(piece, candidates, decision.flag, token.previous, token.following,

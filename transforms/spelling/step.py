@@ -16,6 +16,7 @@ from transforms.spelling.hunspell import (RememberingDictionary, open_hunspell, 
                                          suggestion_cache)
 from transforms.spelling.possessive import Possessives
 from transforms.spelling.ranked import RankedCorrection
+from transforms.spelling.reach import MovedFigures, Reach
 from transforms.spelling.real_word import RealWords
 from transforms.spelling.settings import SpellingSettings
 from transforms.spelling.wordlists import WordLists
@@ -205,6 +206,8 @@ class Speller:
         self._plain_word = shared(key + ("plain words", word_lists.mapped),
                                   lambda: lru_cache(maxsize=500_000)(partial(is_plain_word, self._checker,
                                                                              word_lists.mapped)))
+        self._reach = (Reach(config, word_lists.plural_readings, word_lists.common_misspellings, self.rule.suggestions)
+                       if isinstance(self.rule, RankedCorrection) else None)
 
     def correct(self, text: str, clip: OtherCaptions = NO_OTHER_CAPTIONS) -> tuple:
         """(corrected caption, correction rows, flagged rows), rows without sen_id.
@@ -218,6 +221,26 @@ class Speller:
         decide = partial(self.rule.decide, clip=clip)
         return correct_caption(text, self._word_lists.mappings, decide, self._plain_word, self._in_context,
                                self._drop_doubled)
+
+
+    def may_change(self, text: str, moved: MovedFigures) -> bool:
+        """Whether correcting `text` again may change it, when it was last corrected (and left as it
+        was) with corpus figures that differ from this speller's only by `moved` (reach.py): a token
+        of it that the rule decides is reached by a moved figure, or a rule asked about every token
+        is on. The clip's other captions must be as they were then."""
+        if self._reach is None or self._in_context is not None:
+            return True
+        tokens = text.split()
+        for at, token in enumerate(tokens):
+            if self._plain_word(token):
+                continue  # no rule is asked
+            if token in self._mapped:
+                return True  # a mapping would rewrite it, whatever the figures
+            previous = tokens[at - 1] if at else ""
+            following = tokens[at + 1] if at + 1 < len(tokens) else ""
+            if self._reach.reaches(token, previous, following, moved):
+                return True
+        return False
 
 
 def is_plain_word(checker, mapped: frozenset, token: str) -> bool:
