@@ -32,7 +32,7 @@ from transforms.corpus import corpus_aggregates
 from transforms.dedup import remove_near_duplicates_with
 from transforms.runon.step import LargestId, cut_by_runon, load_sentence_finder, split_some_captions
 from transforms.runon.prefilter import FINITE_VERBS, caption_scoring, load_lexicon
-from transforms.spelling import Speller, WordLists, correct_video
+from transforms.spelling import OtherCaptions, Speller, WordLists, captions_writing, correct_video
 from transforms.spelling.reach import MovedFigures
 from transforms.step import Step, aggregate_over, run_step
 
@@ -97,8 +97,15 @@ class Respell(Step):
 
     def _to_decide_again(self, video) -> bool:
         """The round before changed the video (its clip is another), or a moved figure reaches a token."""
-        return bool(respelled_ids(video, self.round_number - 1)) or any(
-            self._speller.may_change(caption.text, self._moved) for caption in video.captions)
+        if respelled_ids(video, self.round_number - 1):
+            return True
+        in_clip = []  # counted only if a caption needs its clip
+
+        def clip_of(text):
+            if not in_clip:
+                in_clip.append(captions_writing(caption.text for caption in video.captions))
+            return OtherCaptions(in_clip[0], text)
+        return any(self._speller.may_change(caption.text, self._moved, clip_of) for caption in video.captions)
 
 
 class DedupRespelled(Step):

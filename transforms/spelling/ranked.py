@@ -5,7 +5,7 @@ from transforms.spelling.candidates import CorpusCandidates
 from transforms.spelling.clippings import NameClippings
 from transforms.spelling.context import NO_OTHER_CAPTIONS, ContextChoice, OtherCaptions
 from transforms.spelling.corpus_rule import CorpusRule
-from transforms.spelling.decisions import Decision, Token, decide
+from transforms.spelling.decisions import BEFORE_THE_GATE, Decision, Token, decide, is_checked
 from transforms.spelling.gate import Evidence, candidate_features, candidate_sources
 from transforms.spelling.hunspell import Dictionary, suggestion_cache
 from transforms.spelling.typos import is_common_typo, is_slip, lacks_a_letter
@@ -57,6 +57,12 @@ class RankedCorrection:
                clip: OtherCaptions = NO_OTHER_CAPTIONS) -> Decision:
         """`clip`: the words the other captions of the token's clip write."""
         return decide(Token(piece, previous, following, clip), self)
+
+    def asks_the_gate(self, piece: str, previous: str = "", following: str = "",
+                      clip: OtherCaptions = NO_OTHER_CAPTIONS) -> bool:
+        """Whether deciding the token asks the gate: the chain before it makes a decision the gate checks."""
+        return self.gate is not None and is_checked(decide(Token(piece, previous, following, clip), self,
+                                                           BEFORE_THE_GATE))
 
     def gate_candidates(self, token: Token, decision: Decision) -> tuple:
         """(candidate -> its source, one feature row per candidate) of a decision the gate checks."""

@@ -206,7 +206,8 @@ class Speller:
         self._plain_word = shared(key + ("plain words", word_lists.mapped),
                                   lambda: lru_cache(maxsize=500_000)(partial(is_plain_word, self._checker,
                                                                              word_lists.mapped)))
-        self._reach = (Reach(config, word_lists.plural_readings, word_lists.common_misspellings, self.rule.suggestions)
+        self._reach = (Reach(config, phrases or {}, word_lists.plural_readings, word_lists.common_misspellings,
+                             self.rule.suggestions)
                        if isinstance(self.rule, RankedCorrection) else None)
 
     def correct(self, text: str, clip: OtherCaptions = NO_OTHER_CAPTIONS) -> tuple:
@@ -223,11 +224,12 @@ class Speller:
                                self._drop_doubled)
 
 
-    def may_change(self, text: str, moved: MovedFigures) -> bool:
+    def may_change(self, text: str, moved: MovedFigures, clip_of: Callable = lambda text: NO_OTHER_CAPTIONS) -> bool:
         """Whether correcting `text` again may change it, when it was last corrected (and left as it
-        was) with corpus figures that differ from this speller's only by `moved` (reach.py): a token
-        of it that the rule decides is reached by a moved figure, or a rule asked about every token
-        is on. The clip's other captions must be as they were then."""
+        was, in the same clip) with corpus figures that differ from this speller's only by `moved`
+        (reach.py): a moved figure reaches a token the rule decides, before the gate or in the gate
+        where the chain asks it; or a rule asked about every token is on. `clip_of(text)`: the
+        caption's OtherCaptions, asked only where the gate's figures moved."""
         if self._reach is None or self._in_context is not None:
             return True
         tokens = text.split()
@@ -238,7 +240,9 @@ class Speller:
                 return True  # a mapping would rewrite it, whatever the figures
             previous = tokens[at - 1] if at else ""
             following = tokens[at + 1] if at + 1 < len(tokens) else ""
-            if self._reach.reaches(token, previous, following, moved):
+            if self._reach.reaches_before_gate(token, previous, following, moved) or (
+                    self.rule.gate is not None and self._reach.reaches_the_gate(token, previous, following, moved)
+                    and self.rule.asks_the_gate(token, previous, following, clip_of(text))):
                 return True
         return False
 
