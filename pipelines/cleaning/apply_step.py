@@ -82,19 +82,15 @@ class ApplyStep(beam.PTransform):
 
 class ApplyStages(beam.PTransform):
     """Several steps in a row whose figures are all counted on the videos that enter the first
-    (a recheck round: transforms/recheck.py). `first_figures`: the first stage's, counted already
-    (compute_figures on the same videos), with any other side input it reads."""
+    (a recheck round: transforms/recheck.py)."""
 
-    def __init__(self, stages: list, first_figures: dict | None = None):
+    def __init__(self, stages: list):
         super().__init__()
         self._stages = stages
-        self._first_figures = first_figures
 
     def expand(self, videos):
         labels = [f"{number}{type(stage).__name__}" for number, stage in enumerate(self._stages, start=1)]
-        figures = [self._first_figures if number == 0 and self._first_figures is not None
-                   else compute_figures(videos, stage, label)
-                   for number, (stage, label) in enumerate(zip(self._stages, labels))]
+        figures = [compute_figures(videos, stage, label) for stage, label in zip(self._stages, labels)]
         for stage, label, stage_figures in zip(self._stages, labels, figures):
             videos = videos | label >> ApplyStep(stage, stage_figures, timer=f"recheck/{stage.name}")
         return videos
