@@ -209,6 +209,8 @@ class Speller:
         self._reach = (Reach(config, phrases or {}, word_lists.plural_readings, word_lists.common_misspellings,
                              self.rule.suggestions)
                        if isinstance(self.rule, RankedCorrection) else None)
+        self._token_stats = token_stats or {}
+        self._plain_vocabulary = None  # the corpus words no rule is asked about, if may_change is asked
 
     def correct(self, text: str, clip: OtherCaptions = NO_OTHER_CAPTIONS) -> tuple:
         """(corrected caption, correction rows, flagged rows), rows without sen_id.
@@ -232,7 +234,11 @@ class Speller:
         caption's OtherCaptions, asked only where the gate's figures moved."""
         if self._reach is None or self._in_context is not None:
             return True
+        if self._plain_vocabulary is None:
+            self._plain_vocabulary = frozenset(word for word in self._token_stats if self._plain_word(word))
         tokens = text.split()
+        if self._plain_vocabulary.issuperset(tokens):
+            return False  # most captions: one set operation instead of a question a token
         for at, token in enumerate(tokens):
             if self._plain_word(token):
                 continue  # no rule is asked
@@ -241,8 +247,9 @@ class Speller:
             previous = tokens[at - 1] if at else ""
             following = tokens[at + 1] if at + 1 < len(tokens) else ""
             if self._reach.reaches_before_gate(token, previous, following, moved) or (
-                    self.rule.gate is not None and self._reach.reaches_the_gate(token, previous, following, moved)
-                    and self.rule.asks_the_gate(token, previous, following, clip_of(text))):
+                    self.rule.gate is not None and self._reach.reaches_the_gate(
+                        token, previous, following, moved,
+                        lambda: self.rule.asks_the_gate(token, previous, following, clip_of(text)))):
                 return True
         return False
 
