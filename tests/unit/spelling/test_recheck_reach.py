@@ -243,3 +243,37 @@ def test_a_token_under_three_letters_has_no_close_word():
     # "tv": close_words gives a token this short no candidate, so a moved "t" (of "t shirt") is no candidate of it.
     assert reach().reaches("tv", "a", "show", moved(tokens={"t"}, phrases={"t shirt"})) is None
     assert reach().reaches("tvs", "a", "show", moved(tokens={"tv"})) == BEFORE_GATE
+
+
+class CountingSuggester:
+    """A stand-in for Hunspell's suggester: suggests the token reversed, and counts the questions."""
+
+    def __init__(self):
+        self.asked = []
+
+    def suggest(self, token):
+        self.asked.append(token)
+        return [token[::-1].capitalize()]
+
+
+def test_the_suggestion_cache_knows_what_it_remembers_and_forgets_the_least_recently_asked():
+    from transforms.spelling.hunspell import SuggestionCache
+    suggester = CountingSuggester()
+    cache = SuggestionCache(suggester, maxsize=2)
+    assert cache("ab") == ("ba",) and cache.known("ab") and not cache.known("cd")
+    cache("cd")
+    cache("ab")  # asked again: remembered, and now the most recent
+    cache("ef")  # a third: "cd", the least recently asked, is forgotten
+    assert suggester.asked == ["ab", "cd", "ef"]
+    assert cache.known("ab") and cache.known("ef") and not cache.known("cd")
+
+
+def test_suggestions_not_remembered_are_asked_only_where_the_chain_asks_the_gate():
+    from transforms.spelling.hunspell import SuggestionCache
+    suggester = CountingSuggester()
+    moved_words = moved(tokens={"abrez"})  # "zerba" reversed: one of its (stand-in) suggestions
+    gated = Reach(SimpleNamespace(**vars(SETTINGS)), {}, {}, {}, SuggestionCache(suggester))
+    assert not gated.reaches_the_gate("zerba", "a", "x", moved_words, asks_the_gate=lambda: False)
+    assert suggester.asked == []  # not remembered, and the gate is not asked: no question to Hunspell
+    assert gated.reaches_the_gate("zerba", "a", "x", moved_words, asks_the_gate=lambda: True)
+    assert suggester.asked == ["zerba"]
