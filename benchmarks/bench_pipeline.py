@@ -17,6 +17,9 @@ Then where the time goes:
 - every stage of the run, one after the other in this process (no Beam): read,
   each step, each recheck round, the writing of the tables, the validation, the
   report, the exports; wall, CPU and peak memory of each;
+- the recheck rounds again on the same input, each deciding every video again as they
+  did before the incremental recheck (transforms/recheck.py): the same videos out, and
+  the CPU of the rounds as shipped beside theirs;
 - the full run's own phases and the busy time of its Beam stages (its manifest).
 """
 import argparse
@@ -150,30 +153,35 @@ def step_cores(config):
     """(step, function from all videos to all videos) for the steps and the recheck rounds: each
     step as the pipeline runs it (its figures over the dataset, its setup, its groups)."""
     from pipelines.cleaning.steps import steps_to_run
-    from transforms.recheck import recheck_round
     from transforms.step import run_step
 
     def run_one(step):
         return lambda videos: run_step(step, videos)
 
-    def recheck(round_number):
-        def one_round(videos):
-            for stage in recheck_round(config, round_number):
-                videos = run_step(stage, videos)
-            return videos
-        return one_round
-
     cores = [(step.name, run_one(step)) for step in steps_to_run(config)]
-    rounds = config.spelling.recheck_rounds if "spelling" in config.steps else 0
-    return cores + [(f"recheck {number}", recheck(number)) for number in range(1, rounds + 1)]
+    return cores + recheck_cores(config)
 
 
-def run_steps(input_path, profile, measure):
-    """Read, then each step over the whole dataset, each one called through `measure(step, thunk)`."""
+def recheck_cores(config, incremental: bool = True) -> list:
+    """(f"recheck {n}", function from all videos to all videos) for each recheck round, each round handed
+    the figures of the one before as the pipeline hands them; `incremental=False`: every video decided again."""
+    from pipelines.cleaning.steps import recheck_rounds
+    from transforms.recheck import RecheckInMemory
+
+    rounds = RecheckInMemory(config, incremental)
+    return [(f"recheck {number}", lambda videos, number=number: rounds.round(number, videos))
+            for number in range(1, recheck_rounds(config) + 1)]
+
+
+def run_steps(input_path, profile, measure, entering: dict | None = None):
+    """Read, then each step over the whole dataset, each one called through `measure(step, thunk)`.
+    `entering`: if given, it gets the videos that enter the first recheck round, under "recheck 1"."""
     from pipelines.config import load_config
 
     batches = measure("read", lambda: load_batches(input_path))
     for step, core in step_cores(load_config(profile)):
+        if entering is not None and step == "recheck 1":
+            entering[step] = batches
         batches = measure(step, lambda: core(batches))
     return batches
 
@@ -194,25 +202,53 @@ def write_tables(batches, output_dir, profile):
         write_table_file(rows, table, table_file_path(output_dir, table, number), STEP_NAMES)
 
 
-def time_steps(input_path, profile, scratch):
-    """stage -> {"seconds", "cpu_seconds", "peak_mib"} of read, each step's core over the whole dataset, each
-    recheck round and the writing of the tables: one process, no Beam, one stage after the other.
+def time_steps(input_path, profile, scratch) -> tuple:
+    """(stage -> {"seconds", "cpu_seconds", "peak_mib"} of read, each step's core over the whole dataset, each
+    recheck round and the writing of the tables: one process, no Beam, one stage after the other;
+    the same of each recheck round deciding every video again, on the same input, after them).
 
     CPU time of this process: on an idle machine its wall time, on a shared one not stretched by the others' load.
     """
-    figures = {}
+    from pipelines.config import load_config
 
-    def measured(step, thunk):
-        result, figures[step] = measure_in_process(thunk)
+    figures, every_video = {}, {}
+
+    def measured(step, thunk, into=figures):
+        result, into[step] = measure_in_process(thunk)
         return result
 
-    batches = run_steps(input_path, profile, measured)
+    entering = {}
+    batches = run_steps(input_path, profile, measured, entering)
     measured("write", lambda: write_tables(batches, f"{scratch}/stages", profile))
-    return figures
+    videos = entering.get("recheck 1")
+    for name, core in recheck_cores(load_config(profile), incremental=False):
+        videos = measured(name, lambda: core(videos), every_video)
+    if every_video and videos != batches:
+        raise SystemExit("bench: the recheck rounds that decide every video again gave other videos")
+    return figures, every_video
+
+
+def print_recheck_comparison(stages: dict, every_video: dict):
+    """The rounds as shipped beside the rounds deciding every video again, CPU s, and their ratio."""
+    print("  the recheck rounds, as shipped (incremental) and deciding every video again, same input, CPU s:")
+    for name, before in every_video.items():
+        after = stages[name]["cpu_seconds"]
+        print(f"  {name:<26}{after:>9.1f}{before['cpu_seconds']:>8.1f}  ratio {after / before['cpu_seconds']:.2f}x")
+    after = sum(stages[name]["cpu_seconds"] for name in every_video)
+    before = sum(figures["cpu_seconds"] for figures in every_video.values())
+    print(f"  {'all rounds':<26}{after:>9.1f}{before:>8.1f}  ratio {after / before:.2f}x (same videos out)")
 
 
 def print_row(name, result, width=26):
     print(f"  {name:<{width}}{result['seconds']:>9.1f}{result['cpu_seconds']:>8.1f}{result['peak_mib']:>10.0f}")
+
+
+def print_stages(stages: dict):
+    print("  the run's stages one after the other, one process, no Beam (peak: the process's during the stage):")
+    total_cpu = sum(figures["cpu_seconds"] for figures in stages.values())
+    for name, figures in stages.items():
+        print(f"  {name:<26}{figures['seconds']:>9.1f}{figures['cpu_seconds']:>8.1f}{figures['peak_mib']:>10.0f}"
+              f"  {100 * figures['cpu_seconds'] / total_cpu:>5.1f}% of their CPU")
 
 
 def print_fixed_cost(parts, finishing):
@@ -249,6 +285,8 @@ def main():
     parser.add_argument("--no-sweep", action="store_true", help="leave out the sweep (shorter)")
     parser.add_argument("--no-stages", action="store_true",
                         help="leave out the stages one after the other in this process (shorter)")
+    parser.add_argument("--stages-only", action="store_true",
+                        help="only the stages one after the other in this process and the recheck's comparison")
     parser.add_argument("--floor-only", metavar="OUTPUT", help=argparse.SUPPRESS)
     parser.add_argument("--pyarrow-floor-only", metavar="OUTPUT", help=argparse.SUPPRESS)
     parser.add_argument("--beam-start-only", action="store_true", help=argparse.SUPPRESS)
@@ -261,6 +299,14 @@ def main():
         return 0
     if args.beam_start_only:
         run_beam_start(beam_args)
+        return 0
+    if args.stages_only:
+        with tempfile.TemporaryDirectory(prefix="capclean-bench-") as scratch:
+            stages, every_video = time_steps(args.input, args.profile, scratch)
+        print(f"capclean bench on {args.input} (profile {args.profile}; stages only)")
+        print_stages(stages)
+        if every_video:
+            print_recheck_comparison(stages, every_video)
         return 0
 
     with tempfile.TemporaryDirectory(prefix="capclean-bench-") as scratch:
@@ -282,7 +328,7 @@ def main():
         manifest = json.loads((Path(scratch) / "full" / "manifest.json").read_text())
         parts = fixed_cost_parts(beam_args)
         finishing = finishing_stages(f"{scratch}/full", args.input, args.profile, f"{scratch}/finishing")
-        stages = {} if args.no_stages else time_steps(args.input, args.profile, scratch)
+        stages, every_video = ({}, {}) if args.no_stages else time_steps(args.input, args.profile, scratch)
 
     print(f"capclean bench on {args.input} (profile {args.profile}; Beam args: {' '.join(beam_args) or 'none'})")
     print(f"  {'':<26}{'wall s':>9}{'CPU s':>8}{'peak MiB':>10}")
@@ -292,11 +338,9 @@ def main():
     print_run_times(manifest)
     print_fixed_cost(parts, finishing)
     if stages:
-        print("  the run's stages one after the other, one process, no Beam (peak: the process's during the stage):")
-        total_cpu = sum(figures["cpu_seconds"] for figures in stages.values())
-        for name, figures in stages.items():
-            print(f"  {name:<26}{figures['seconds']:>9.1f}{figures['cpu_seconds']:>8.1f}{figures['peak_mib']:>10.0f}"
-                  f"  {100 * figures['cpu_seconds'] / total_cpu:>5.1f}% of their CPU")
+        print_stages(stages)
+    if every_video:
+        print_recheck_comparison(stages, every_video)
     print("  ratios (each beside its floor, this run):")
     for floor_name in ("plain pyarrow floor", "Beam I/O floor"):
         base = runs[floor_name]

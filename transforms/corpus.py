@@ -32,6 +32,17 @@ class TokenStats(Aggregate):
                 merged[token] = (count, videos) if seen is None else (seen[0] + count, seen[1] + videos)
         return merged
 
+    def without(self, stats, part):
+        """`stats` less `part`, a total of some of the same videos (a token none of the rest writes is gone);
+        `stats` is changed in place."""
+        for token, (count, videos) in part.items():
+            left = (stats[token][0] - count, stats[token][1] - videos)
+            if left[0]:
+                stats[token] = left
+            else:
+                del stats[token]
+        return stats
+
 
 # A two-word phrase written once is no evidence of anything; dropping those
 # keeps the side input about a third of all distinct phrases.
@@ -67,6 +78,15 @@ class PhraseCounts(Aggregate):
             merged.update(phrases)
         return merged
 
+    def without(self, total, part):
+        """`total` less `part`, a total of some of the same videos (a phrase none of the rest writes is gone);
+        `total` is changed in place."""
+        total.subtract(part)
+        for phrase in part:
+            if not total[phrase]:
+                del total[phrase]
+        return total
+
     def extract(self, total):
         return {phrase: count for phrase, count in total.items() if count >= MIN_PHRASE_COUNT}
 
@@ -74,6 +94,90 @@ class PhraseCounts(Aggregate):
 def corpus_aggregates() -> dict:
     """The figures the ranked rule reads, by the names its step takes them under."""
     return {"token_stats": TokenStats(), "phrases": PhraseCounts()}
+
+
+AGGREGATES = corpus_aggregates()  # they keep no state: one of each serves every count below
+
+
+class CorpusTotals:
+    """The running totals of corpus_aggregates() (before their `extract`), kept up to date as videos change.
+
+    A recheck round counts the figures on the videos that enter it, and the round before changed only
+    a few of them: the totals are the earlier ones less what the changed videos wrote before, plus what
+    they write now. The same totals as counting every video again, for the cost of the changed ones.
+    """
+
+    def __init__(self, totals: dict):
+        self.totals = totals  # name -> the aggregate's total
+
+    @classmethod
+    def over(cls, videos) -> "CorpusTotals":
+        """The totals of videos in memory."""
+        return aggregate_over(CorpusCount(), videos)
+
+    def figure(self, name: str):
+        """The figure the ranked rule reads under `name` (corpus_aggregates(), its aggregate's `extract`)."""
+        return AGGREGATES[name].extract(self.totals[name])
+
+    def figures(self) -> dict:
+        return {name: self.figure(name) for name in self.totals}
+
+    def changed(self, change: tuple) -> "CorpusTotals":
+        """The totals once some videos changed; `change`: (CorpusTotals of those videos as they were, CorpusTotals
+        of them as they are), as CorpusChange counts them. These totals are left as they were."""
+        before, after = change
+        # merge makes a new total, which `without` then changes in place.
+        return CorpusTotals({name: aggregate.without(aggregate.merge([self.totals[name], after.totals[name]]),
+                                                     before.totals[name])
+                             for name, aggregate in AGGREGATES.items()})
+
+
+class CorpusCount(Aggregate):
+    """The CorpusTotals of all the videos (every corpus aggregate at once, in one pass)."""
+
+    def create(self):
+        return {name: aggregate.create() for name, aggregate in AGGREGATES.items()}
+
+    def add(self, totals, video):
+        for name, aggregate in AGGREGATES.items():
+            totals[name] = aggregate.add(totals[name], video)
+        return totals
+
+    def merge(self, all_totals):
+        all_totals = list(all_totals)
+        return {name: aggregate.merge([totals[name] for totals in all_totals])
+                for name, aggregate in AGGREGATES.items()}
+
+    def extract(self, totals):
+        return CorpusTotals(totals)
+
+
+# A changed video is counted on one of two sides: as it was before the change, and as it is after.
+BEFORE, AFTER = "before", "after"
+
+
+class CorpusChange(Aggregate):
+    """(CorpusTotals of the changed videos as they were, CorpusTotals of them as they are): what
+    CorpusTotals.changed takes. Each element is (BEFORE or AFTER, video)."""
+
+    def create(self):
+        return CORPUS_COUNT.create(), CORPUS_COUNT.create()
+
+    def add(self, sides, side_and_video):
+        side, video = side_and_video
+        before, after = sides
+        return (CORPUS_COUNT.add(before, video), after) if side == BEFORE else (before, CORPUS_COUNT.add(after, video))
+
+    def merge(self, all_sides):
+        all_sides = list(all_sides)
+        return (CORPUS_COUNT.merge([before for before, _ in all_sides]),
+                CORPUS_COUNT.merge([after for _, after in all_sides]))
+
+    def extract(self, sides):
+        return CORPUS_COUNT.extract(sides[0]), CORPUS_COUNT.extract(sides[1])
+
+
+CORPUS_COUNT = CorpusCount()
 
 
 def corpus_statistics(videos) -> tuple:

@@ -79,18 +79,3 @@ class ApplyStep(beam.PTransform):
         return (videos | "Together" >> beam.BatchElements(min_batch_size=size, max_batch_size=size)
                 | "EachList" >> beam.ParDo(StepOnVideosFn(self._step, self._timer), **side_inputs))
 
-
-class ApplyStages(beam.PTransform):
-    """Several steps in a row whose figures are all counted on the videos that enter the first
-    (a recheck round: transforms/recheck.py)."""
-
-    def __init__(self, stages: list):
-        super().__init__()
-        self._stages = stages
-
-    def expand(self, videos):
-        labels = [f"{number}{type(stage).__name__}" for number, stage in enumerate(self._stages, start=1)]
-        figures = [compute_figures(videos, stage, label) for stage, label in zip(self._stages, labels)]
-        for stage, label, stage_figures in zip(self._stages, labels, figures):
-            videos = videos | label >> ApplyStep(stage, stage_figures, timer=f"recheck/{stage.name}")
-        return videos

@@ -60,18 +60,15 @@ def read_and_correct(pipeline, sources, config, last_step: str = "screen", limit
 def build_cleaning(pipeline, sources, output_dir, config, limit: int | None = None, metadata: dict | None = None):
     """Add the whole cleaning to `pipeline`; `limit`: the first videos only (read_and_correct);
     `metadata`: the key-value metadata of every Parquet file (the run's provenance)."""
-    from pipelines.cleaning.apply_step import ApplyStages
     from pipelines.cleaning.finalize import Finalize
-    from pipelines.runtime.progress import log_progress
+    from pipelines.cleaning.recheck_rounds import RecheckRounds
     from pipelines.cleaning.stats import CountFigures
-    from transforms.recheck import recheck_round
     from pipelines.cleaning.write_tables import WriteTables
 
     videos, reported = read_and_correct(pipeline, sources, config, last_step="", limit=limit)
-    for round_number in range(1, recheck_rounds(config) + 1):
+    if recheck_rounds(config):
         # The ranked rule's counts, taken again on the cleaned captions (transforms/recheck.py).
-        videos = (videos | f"Recheck{round_number}" >> ApplyStages(recheck_round(config, round_number))
-                  | log_progress(f"recheck{round_number}"))
+        videos = videos | "Recheck" >> RecheckRounds(config, recheck_rounds(config))
     written = videos | "Write" >> WriteTables(output_dir, config.output.sen_ids_per_file, STEP_NAMES, metadata)
     counts = videos | "Figures" >> CountFigures(STEP_NAMES, recheck_rounds(config))
     # The reader always runs, but stats.json has never listed it among the steps run.

@@ -19,6 +19,7 @@ The modules, each importing only those above it:
   decisions.py         Decision and the ordered chain of decisions
   corpus_rule.py       the chain's first link: the decision on the corpus alone
   ranked.py            RankedCorrection: the chain with what it reads
+  reach.py             which corpus figures a decision may read (the incremental recheck)
   first_suggestion.py  the published rules
   settings.py          the step's configuration section
   step.py              the step on captions and videos (Spelling)

@@ -200,9 +200,13 @@ DECISION_CHAIN = (
 )
 
 
-def decide(token: Token, rule) -> Decision:
+# The chain up to the gate: whether the gate is asked, and what it is asked about (spelling/reach.py).
+BEFORE_THE_GATE = DECISION_CHAIN[:DECISION_CHAIN.index(check_with_gate)]
+
+
+def decide(token: Token, rule, chain: tuple = DECISION_CHAIN) -> Decision:
     decision = KEEP
-    for link in DECISION_CHAIN:
+    for link in chain:
         decision = link(decision, token, rule)
     if decision.evidence is not None:
         decision = with_counts(decision, token.text, rule.candidates.stats, rule.candidates.phrases)

@@ -1,4 +1,5 @@
 """Hunspell: the checker the step asks, the gate's suggester, and what the ranked rule asks of them."""
+from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
 
@@ -62,9 +63,32 @@ def shared(key: tuple, make):
     return _SHARED[key]
 
 
-def suggestion_cache(suggester, maxsize: int = 100_000):
-    """token -> Hunspell's suggestions (lower case, a tuple), remembered."""
-    return lru_cache(maxsize=maxsize)(lambda token: tuple(word.lower() for word in suggestions_of(suggester, token)))
+class SuggestionCache:
+    """token -> Hunspell's suggestions (lower case, a tuple), remembered (past `maxsize` tokens, the least
+    recently asked is forgotten). `known(token)`: whether they are remembered, so that asking is free (the
+    recheck's reach asks them first then, and last otherwise: spelling/reach.py)."""
+
+    def __init__(self, suggester, maxsize: int = 100_000):
+        self._suggester = suggester
+        self._maxsize = maxsize
+        self._remembered = OrderedDict()
+
+    def __call__(self, token: str) -> tuple:
+        found = self._remembered.get(token)
+        if found is not None:
+            self._remembered.move_to_end(token)
+            return found
+        found = self._remembered[token] = tuple(word.lower() for word in suggestions_of(self._suggester, token))
+        if len(self._remembered) > self._maxsize:
+            self._remembered.popitem(last=False)
+        return found
+
+    def known(self, token: str) -> bool:
+        return token in self._remembered
+
+
+def suggestion_cache(suggester, maxsize: int = 100_000) -> SuggestionCache:
+    return SuggestionCache(suggester, maxsize)
 
 
 def suggestions_of(checker, token: str) -> list:

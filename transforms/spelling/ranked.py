@@ -5,7 +5,7 @@ from transforms.spelling.candidates import CorpusCandidates
 from transforms.spelling.clippings import NameClippings
 from transforms.spelling.context import NO_OTHER_CAPTIONS, ContextChoice, OtherCaptions
 from transforms.spelling.corpus_rule import CorpusRule
-from transforms.spelling.decisions import Decision, Token, decide
+from transforms.spelling.decisions import BEFORE_THE_GATE, Decision, Token, decide, is_checked
 from transforms.spelling.gate import Evidence, candidate_features, candidate_sources
 from transforms.spelling.hunspell import Dictionary, suggestion_cache
 from transforms.spelling.typos import is_common_typo, is_slip, lacks_a_letter
@@ -46,16 +46,23 @@ class RankedCorrection:
         self.gate = gate
         self.clippings = (NameClippings.of_corpus(token_stats or {}, self.dictionary.is_name, config.min_name_count)
                           if config.keep_name_clippings else None)  # "lambo": kept (decisions.keep_name_clippings)
+        self.suggestions = None  # token -> Hunspell's suggestions, if the gate asks them
         if suggester is not None:
-            self._suggestions = suggestions or suggestion_cache(suggester)
+            self.suggestions = suggestions or suggestion_cache(suggester)
             self._evidence = Evidence(token_stats, phrases, self.candidates.support, self.dictionary.accepts,
-                                      self.dictionary.is_name, self._suggestions, is_slip, lacks_a_letter,
+                                      self.dictionary.is_name, self.suggestions, is_slip, lacks_a_letter,
                                       is_common_typo)
 
     def decide(self, piece: str, previous: str = "", following: str = "",
                clip: OtherCaptions = NO_OTHER_CAPTIONS) -> Decision:
         """`clip`: the words the other captions of the token's clip write."""
         return decide(Token(piece, previous, following, clip), self)
+
+    def asks_the_gate(self, piece: str, previous: str = "", following: str = "",
+                      clip: OtherCaptions = NO_OTHER_CAPTIONS) -> bool:
+        """Whether deciding the token asks the gate: the chain before it makes a decision the gate checks."""
+        return self.gate is not None and is_checked(decide(Token(piece, previous, following, clip), self,
+                                                           BEFORE_THE_GATE))
 
     def gate_candidates(self, token: Token, decision: Decision) -> tuple:
         """(candidate -> its source, one feature row per candidate) of a decision the gate checks."""
@@ -64,7 +71,7 @@ class RankedCorrection:
         source = decision.rule if decision.replacement else "flagged"
         alpha = piece.isalpha()
         candidates = candidate_sources(
-            piece, proposal, source, list(self._suggestions(piece)),
+            piece, proposal, source, list(self.suggestions(piece)),
             [word for word, _, _ in self.candidates.close_words(piece, 3)] if alpha else [],
             [word for word, _, _ in self.candidates.close_words(piece, 3, rare=True)] if alpha else [])
         return candidates, candidate_features(piece, candidates, decision.flag, token.previous, token.following,

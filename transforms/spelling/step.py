@@ -16,6 +16,7 @@ from transforms.spelling.hunspell import (RememberingDictionary, open_hunspell, 
                                          suggestion_cache)
 from transforms.spelling.possessive import Possessives
 from transforms.spelling.ranked import RankedCorrection
+from transforms.spelling.reach import MovedFigures, Reach
 from transforms.spelling.real_word import RealWords
 from transforms.spelling.settings import SpellingSettings
 from transforms.spelling.wordlists import WordLists
@@ -206,6 +207,11 @@ class Speller:
         self._plain_word = shared(key + ("plain words", word_lists.mapped),
                                   lambda: lru_cache(maxsize=500_000)(partial(is_plain_word, self._checker,
                                                                              word_lists.mapped)))
+        self._reach = (Reach(config, phrases or {}, word_lists.plural_readings, word_lists.common_misspellings,
+                             self.rule.suggestions)
+                       if isinstance(self.rule, RankedCorrection) else None)
+        self._token_stats = token_stats or {}
+        self._plain_vocabulary = None  # the corpus words no rule is asked about, if may_change is asked
 
     def correct(self, text: str, clip: OtherCaptions = NO_OTHER_CAPTIONS) -> tuple:
         """(corrected caption, correction rows, flagged rows), rows without sen_id.
@@ -219,6 +225,34 @@ class Speller:
         decide = partial(self.rule.decide, clip=clip)
         return correct_caption(text, self._word_lists.mappings, decide, self._plain_word, self._in_context,
                                self._drop_doubled)
+
+
+    def may_change(self, text: str, moved: MovedFigures, clip_of: Callable = lambda text: NO_OTHER_CAPTIONS) -> bool:
+        """Whether correcting `text` again may change it, when it was last corrected (and left as it
+        was, in the same clip) with corpus figures that differ from this speller's only by `moved`
+        (reach.py): a moved figure reaches a token the rule decides, before the gate or in the gate
+        where the chain asks it; or a rule asked about every token is on. `clip_of(text)`: the
+        caption's OtherCaptions, asked only where the gate's figures moved."""
+        if self._reach is None or self._in_context is not None:
+            return True
+        if self._plain_vocabulary is None:
+            self._plain_vocabulary = frozenset(word for word in self._token_stats if self._plain_word(word))
+        tokens = text.split()
+        if self._plain_vocabulary.issuperset(tokens):
+            return False  # most captions: one set operation instead of a question a token
+        for at, token in enumerate(tokens):
+            if self._plain_word(token):
+                continue  # no rule is asked
+            if token in self._mapped:
+                return True  # a mapping would rewrite it, whatever the figures
+            previous = tokens[at - 1] if at else ""
+            following = tokens[at + 1] if at + 1 < len(tokens) else ""
+            if self._reach.reaches_before_gate(token, previous, following, moved) or (
+                    self.rule.gate is not None and self._reach.reaches_the_gate(
+                        token, previous, following, moved,
+                        lambda: self.rule.asks_the_gate(token, previous, following, clip_of(text)))):
+                return True
+        return False
 
 
 def is_plain_word(checker, mapped: frozenset, token: str) -> bool:

@@ -5,7 +5,7 @@ import apache_beam as beam
 from apache_beam.runners.portability.fn_api_runner import FnApiRunner
 from apache_beam.testing.util import assert_that, equal_to
 
-from pipelines.cleaning.apply_step import ApplyStages, ApplyStep, compute_figures
+from pipelines.cleaning.apply_step import ApplyStep, compute_figures
 from pipelines.config import load_config
 from transforms.batch import Caption, VideoBatch
 from transforms.step import Aggregate, Step, run_step
@@ -59,21 +59,6 @@ def test_a_step_with_a_figure_gives_in_beam_what_it_gives_in_memory():
     pad = PadToLongest(load_config("default"))
     assert in_memory(pad)[0] == ("video1", "w x x x x")
     assert_beam_gives(lambda collection: collection | ApplyStep(pad, compute_figures(collection, pad)), in_memory(pad))
-
-
-class AddWord(Step):
-    name = "add"
-
-    def process(self, video):
-        return replace(video, captions=[Caption(c.sen_id, f"{c.text} y") for c in video.captions])
-
-
-def test_stages_count_their_figures_on_the_videos_that_enter_the_first():
-    config = load_config("default")
-    # The longest caption entering the stages has five words; after AddWord it has six.
-    expected = [(f"video{n}", pad(" ".join(["w"] * n + ["y"]), 5)) for n in range(1, 6)]
-    assert expected[0] == ("video1", "w y x x x")
-    assert_beam_gives(lambda c: c | ApplyStages([AddWord(config), PadToLongest(config)]), expected)
 
 
 class PadInLists(PadToLongest):
