@@ -156,22 +156,40 @@ def group_near_duplicates(texts: list, edit_threshold: int, similarity_threshold
     """Greedy groups of indexes into `texts`: the first ungrouped caption opens a group
     and takes every later ungrouped caption similar to it (not transitively).
     Each group is a list of (index, similarity to the opener), the opener first."""
-    similarity_of = pairwise_similarity(texts, edit_threshold)
+    similar_later = similar_later_captions(texts, edit_threshold, similarity_threshold)
     grouped = [False] * len(texts)
     groups = []
     for opener in range(len(texts)):
         if grouped[opener]:
             continue
         group = [(opener, 1.0)]
-        for other in range(opener + 1, len(texts)):
-            if grouped[other]:
-                continue
-            similarity = similarity_of(opener, other)
-            if similarity >= similarity_threshold:
+        for other, similarity in similar_later[opener]:
+            if not grouped[other]:
                 group.append((other, similarity))
                 grouped[other] = True
         groups.append(group)
     return groups
+
+
+def similar_later_captions(texts: list, edit_threshold: int, similarity_threshold: float) -> list:
+    """For each caption i, the (j, s(i, j)) of every later caption j with s at or above the threshold, j rising.
+
+    With e = 0 the whole matrix comes from `similarity_matrix` (numpy: the same divisions and sum as
+    `pairwise_similarity`, so the same floats) and only the few pairs at or above the threshold reach
+    Python: a video of 20 captions has 190 pairs and a handful of near-duplicates."""
+    if edit_threshold != 0:
+        similarity_of = pairwise_similarity(texts, edit_threshold)
+        return [[(other, similarity) for other in range(opener + 1, len(texts))
+                 if (similarity := similarity_of(opener, other)) >= similarity_threshold]
+                for opener in range(len(texts))]
+    import numpy as np
+
+    similarity = similarity_matrix(texts, texts)
+    openers, others = np.nonzero(np.triu(similarity >= similarity_threshold, 1))
+    similar_later = [[] for _ in texts]
+    for opener, other, value in zip(openers.tolist(), others.tolist(), similarity[openers, others].tolist()):
+        similar_later[opener].append((other, value))
+    return similar_later
 
 
 def caption_to_keep(texts: list, group: list) -> int:
@@ -186,14 +204,16 @@ def keepers_by_details(texts: list, group: list, details, edit_threshold: int) -
     then the first; those with no detail it lacks go in its favour. The members that stay for a detail
     are decided again among themselves the same way, so that two copies of a caption that stays do not
     both stay. A word-for-word copy of a caption kept has no detail: it always goes."""
+    if len(group) == 1:
+        return {group[0][0]: group[0][0]}  # nearly every group: a caption alone keeps itself
     words = {index: texts[index].split() for index, _ in group}
     holds_detail = {}  # (member, candidate) -> whether member holds a detail candidate lacks
 
     def standing_beside(candidate, members):
         for member in members:
             if member != candidate and (member, candidate) not in holds_detail:
-                holds_detail[member, candidate] = bool(details.details(words[member], words[candidate],
-                                                                       edit_threshold))
+                holds_detail[member, candidate] = details.holds_detail(words[member], words[candidate],
+                                                                       edit_threshold)
         return [member for member in members if member != candidate and holds_detail[member, candidate]]
 
     keeper_of, left = {}, [index for index, _ in group]
