@@ -235,13 +235,12 @@ def remove_near_duplicates(batch, edit_threshold: int, similarity_threshold: flo
 
     Each removed row names the caption its pass kept; a later pass may remove that one
     too, and `name_final_keepers` (at the end of the pipeline) names the caption that stays."""
-    current, number = _remove_once(batch, edit_threshold, similarity_threshold, 1, details), 1
-    while until_stable:
+    previous, current, number = batch, _remove_once(batch, edit_threshold, similarity_threshold, 1, details), 1
+    # A pass that removes nothing leaves the captions it was given, so the next pass would decide the same:
+    # stop there (most videos stop after their first pass).
+    while until_stable and len(current.captions) < len(previous.captions):
         number += 1
-        again = _remove_once(current, edit_threshold, similarity_threshold, number, details)
-        if len(again.captions) == len(current.captions):
-            break
-        current = again
+        previous, current = current, _remove_once(current, edit_threshold, similarity_threshold, number, details)
     return current
 
 

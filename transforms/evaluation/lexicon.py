@@ -14,7 +14,7 @@ import warnings
 from pathlib import Path
 
 from lemminflect import getInflection
-from nltk.corpus.reader.wordnet import WordNetCorpusReader
+from nltk.corpus.reader.wordnet import ADJ, ADJ_SAT, WordNetCorpusReader, WordNetError
 
 from dictionaries import resolve
 from transforms.errors import CapcleanError
@@ -52,6 +52,28 @@ class _WordNet30Reader(WordNetCorpusReader):
 
     def map_wn(self, version="wordnet"):
         return None
+
+    def _load_lemma_pos_offset_map(self):
+        """NLTK's own map (lemma -> part of speech -> synset offsets, from index.noun, .verb, .adj, .adv), with
+        the files read by Python's file object. NLTK reads their 147,000 lines one by one through its seekable
+        unicode stream, three quarters of opening WordNet: a second or more in every process that opens it
+        (each Beam worker running step III). An index line: lemma pos n_synsets n_pointers pointer...
+        n_senses tagged_senses offset..."""
+        for suffix in self._FILEMAP.values():
+            path = self.abspath(f"index.{suffix}").path
+            with open(path, encoding=self._ENCODING) as lines:
+                for number, line in enumerate(lines, start=1):
+                    if line.startswith(" "):
+                        continue  # the licence at the top of the file
+                    fields = line.split()
+                    lemma, pos, synsets, pointers = fields[0], fields[1], int(fields[2]), int(fields[3])
+                    if synsets <= 0 or int(fields[4 + pointers]) != synsets:
+                        raise WordNetError(f"file index.{suffix}, line {number}: not a WordNet index line")
+                    offsets = [int(offset) for offset in fields[6 + pointers:6 + pointers + synsets]]
+                    self._lemma_pos_offset_map[lemma][pos] = offsets
+                    if pos == ADJ:  # as NLTK does: the satellites among an adjective's senses, in index.adj's order
+                        self._lemma_pos_offset_map[lemma][ADJ_SAT] = [
+                            offset for offset in offsets if offset in self.satellite_offsets]
 
 
 def check_wordnet(folder: Path) -> None:
