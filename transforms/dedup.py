@@ -156,40 +156,22 @@ def group_near_duplicates(texts: list, edit_threshold: int, similarity_threshold
     """Greedy groups of indexes into `texts`: the first ungrouped caption opens a group
     and takes every later ungrouped caption similar to it (not transitively).
     Each group is a list of (index, similarity to the opener), the opener first."""
-    similar_later = similar_later_captions(texts, edit_threshold, similarity_threshold)
+    similarity_of = pairwise_similarity(texts, edit_threshold)
     grouped = [False] * len(texts)
     groups = []
     for opener in range(len(texts)):
         if grouped[opener]:
             continue
         group = [(opener, 1.0)]
-        for other, similarity in similar_later[opener]:
-            if not grouped[other]:
+        for other in range(opener + 1, len(texts)):
+            if grouped[other]:
+                continue
+            similarity = similarity_of(opener, other)
+            if similarity >= similarity_threshold:
                 group.append((other, similarity))
                 grouped[other] = True
         groups.append(group)
     return groups
-
-
-def similar_later_captions(texts: list, edit_threshold: int, similarity_threshold: float) -> list:
-    """For each caption i, the (j, s(i, j)) of every later caption j with s at or above the threshold, j rising.
-
-    With e = 0 the whole matrix comes from `similarity_matrix` (numpy: the same divisions and sum as
-    `pairwise_similarity`, so the same floats) and only the few pairs at or above the threshold reach
-    Python: a video of 20 captions has 190 pairs and a handful of near-duplicates."""
-    if edit_threshold != 0:
-        similarity_of = pairwise_similarity(texts, edit_threshold)
-        return [[(other, similarity) for other in range(opener + 1, len(texts))
-                 if (similarity := similarity_of(opener, other)) >= similarity_threshold]
-                for opener in range(len(texts))]
-    import numpy as np
-
-    similarity = similarity_matrix(texts, texts)
-    openers, others = np.nonzero(np.triu(similarity >= similarity_threshold, 1))
-    similar_later = [[] for _ in texts]
-    for opener, other, value in zip(openers.tolist(), others.tolist(), similarity[openers, others].tolist()):
-        similar_later[opener].append((other, value))
-    return similar_later
 
 
 def caption_to_keep(texts: list, group: list) -> int:

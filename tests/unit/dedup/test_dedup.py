@@ -238,8 +238,8 @@ def test_removed_written_names_the_final_keepers(tmp_path, write_annotations):
 
 
 def test_grouping_takes_the_similarity_of_each_pair_as_the_pairwise_rule_gives_it():
-    # The e = 0 grouping reads a numpy matrix (issue 41): the same groups and the same floats as s(a, b)
-    # asked pair by pair, an empty caption similar to nothing. 0 and 1: 5 common words of 6 and 5,
+    # The groups and the floats their rows record are s(a, b) of each pair, an empty caption similar to
+    # nothing. 0 and 1: 5 common words of 6 and 5,
     # s = 0.5 * (5/6 + 5/5) = 0.9166...; 0 and 2: 6 of 6 and 7, s = 0.5 * (1 + 6/7) = 0.9285...
     texts = ["a man is playing a guitar", "a man playing a guitar", "a man is playing a red guitar", "",
              "a dog runs", "a dog runs", ""]
