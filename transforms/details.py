@@ -208,7 +208,8 @@ def detail_rule() -> DetailRule:
 
 def check_wordnet() -> None:
     """A missing WordNet as one line before any work (WordNetMissingError), not a worker's traceback later."""
-    from transforms.evaluation.lexicon import WordNetMissingError, default_wordnet_dir
+    # Not from lexicon.py: this runs in the driver when the pipeline is built, and NLTK's import costs seconds.
+    from transforms.evaluation.wordnet_folder import WordNetMissingError, default_wordnet_dir
 
     if not (default_wordnet_dir() / "lexnames").is_file():
         raise WordNetMissingError(f"WordNet not found in {default_wordnet_dir()}: run make install "

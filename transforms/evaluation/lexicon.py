@@ -9,7 +9,6 @@ replacement the original word's form: plural, past tense, -ing, comparative...
 
 WordNet is read from a folder passed in; `make install` builds `default_wordnet_dir()`.
 """
-import sys
 import warnings
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from nltk.corpus.reader.wordnet import ADJ, ADJ_SAT, WordNetCorpusReader, WordNe
 
 from dictionaries import resolve
 from transforms.errors import CapcleanError
+from transforms.evaluation.wordnet_folder import WordNetMissingError, default_wordnet_dir  # noqa: F401 (its callers')
 
 PREPOSITION_ANTONYMS_FILE = resolve("preposition_antonyms.txt")
 PREPOSITION = "ADP"
@@ -31,15 +31,6 @@ INFLECTED_TAGS = frozenset({
     "JJ", "JJR", "JJS",
     "RB", "RBR", "RBS",
 })
-
-
-class WordNetMissingError(CapcleanError):
-    """No WordNet in the folder given, or one NLTK refuses to read."""
-
-
-def default_wordnet_dir() -> Path:
-    """Where `make install` puts WordNet: in the virtual environment's nltk_data, a folder NLTK trusts."""
-    return Path(sys.prefix) / "nltk_data" / "corpora" / "wordnet"
 
 
 class _WordNet30Reader(WordNetCorpusReader):
