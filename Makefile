@@ -65,6 +65,7 @@ bench: install
 	$(BIN)/python benchmarks/bench_runon_batches.py --input $(INPUT)
 	$(BIN)/python benchmarks/bench_spelling_in_context.py --input $(INPUT)
 	$(BIN)/python benchmarks/bench_recheck.py --input $(INPUT)
+	$(BIN)/python benchmarks/bench_dedup.py --input $(INPUT)
 
 # The default cleaning of synthetic corpora 1 and 10 times MSR-VTT (written to a temporary folder) on the
 # FnApiRunner's and on a local Dask cluster's WORKERS worker processes; SCALES=0.2 for a quick trial.

@@ -186,14 +186,16 @@ def keepers_by_details(texts: list, group: list, details, edit_threshold: int) -
     then the first; those with no detail it lacks go in its favour. The members that stay for a detail
     are decided again among themselves the same way, so that two copies of a caption that stays do not
     both stay. A word-for-word copy of a caption kept has no detail: it always goes."""
+    if len(group) == 1:
+        return {group[0][0]: group[0][0]}  # nearly every group: a caption alone keeps itself
     words = {index: texts[index].split() for index, _ in group}
     holds_detail = {}  # (member, candidate) -> whether member holds a detail candidate lacks
 
     def standing_beside(candidate, members):
         for member in members:
             if member != candidate and (member, candidate) not in holds_detail:
-                holds_detail[member, candidate] = bool(details.details(words[member], words[candidate],
-                                                                       edit_threshold))
+                holds_detail[member, candidate] = details.holds_detail(words[member], words[candidate],
+                                                                       edit_threshold)
         return [member for member in members if member != candidate and holds_detail[member, candidate]]
 
     keeper_of, left = {}, [index for index, _ in group]
@@ -215,13 +217,12 @@ def remove_near_duplicates(batch, edit_threshold: int, similarity_threshold: flo
 
     Each removed row names the caption its pass kept; a later pass may remove that one
     too, and `name_final_keepers` (at the end of the pipeline) names the caption that stays."""
-    current, number = _remove_once(batch, edit_threshold, similarity_threshold, 1, details), 1
-    while until_stable:
+    previous, current, number = batch, _remove_once(batch, edit_threshold, similarity_threshold, 1, details), 1
+    # A pass that removes nothing leaves the captions it was given, so the next pass would decide the same:
+    # stop there (most videos stop after their first pass).
+    while until_stable and len(current.captions) < len(previous.captions):
         number += 1
-        again = _remove_once(current, edit_threshold, similarity_threshold, number, details)
-        if len(again.captions) == len(current.captions):
-            break
-        current = again
+        previous, current = current, _remove_once(current, edit_threshold, similarity_threshold, number, details)
     return current
 
 

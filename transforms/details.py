@@ -77,8 +77,12 @@ class DetailRule:
         self.function_words, self.numbers, self.person_words = function_words, numbers, person_words
         self._open_wordnet = wordnet
         self._wordnet = None
+        self._counts = None  # sense key -> its count in WordNet's tagged corpus, read when first asked
         self._closure = lru_cache(maxsize=None)(self._closure_uncached)
         self._senses = lru_cache(maxsize=None)(self._senses_uncached)
+        # A kept word's reading is asked again for every word it may cover, in every group: each asks
+        # WordNet's tagged-corpus counts, a binary search of a file on disk.
+        self._reading = lru_cache(maxsize=None)(self._reading_uncached)
 
     def lacking(self, words: list, kept_words: list, edit_threshold: int = 0) -> list:
         """The words of `words` that `kept_words` lacks (no kept word within the edit threshold), in order, once each."""
@@ -98,6 +102,11 @@ class DetailRule:
         """The Details of `words` that `kept_words` lacks: what removing `words` in favour of `kept_words` loses."""
         return [detail for word in self.lacking(words, kept_words, edit_threshold)
                 if (detail := self.detail(word, kept_words)) is not None]
+
+    def holds_detail(self, words: list, kept_words: list, edit_threshold: int = 0) -> bool:
+        """Whether `details` would find any: it stops at the first detail, which is all step III's grouping asks."""
+        return any(self.detail(word, kept_words) is not None
+                   for word in self.lacking(words, kept_words, edit_threshold))
 
     def detail(self, word: str, kept_words: list):
         """`word` (which the kept caption lacks) as a Detail, or None when it is not one."""
@@ -132,16 +141,26 @@ class DetailRule:
     def _senses_uncached(self, word: str, pos: str) -> tuple:
         return tuple(self._wordnet_reader().synsets(word, pos))
 
-    def _reading(self, word: str):
+    def _reading_uncached(self, word: str):
         """The part of speech ("n" or "v") a caption's word is read in: the one whose senses of the word
         WordNet's tagged corpus counts most often ("game": noun, "playing": verb); None if it has neither."""
         wordnet, counts = self._wordnet_reader(), {}
         for pos in ("n", "v"):
             lemma = wordnet.morphy(word, pos)
             if lemma is not None:
-                counts[pos] = sum(form.count() for sense in self._senses(word, pos) for form in sense.lemmas()
-                                  if form.name() == lemma)
+                counts[pos] = sum(self._tagged_count(form) for sense in self._senses(word, pos)
+                                  for form in sense.lemmas() if form.name() == lemma)
         return max(counts, key=lambda pos: (counts[pos], pos == "n")) if counts else None
+
+    def _tagged_count(self, form) -> int:
+        """`form.count()`: how often WordNet's tagged corpus has this lemma in this sense (cntlist.rev). NLTK
+        binary-searches the file on disk for each lemma asked; it is read here once (37,387 lines, under
+        a MiB) into a dict. Every key of the file is unique, and NLTK's search finds each of them."""
+        if self._counts is None:
+            path = self._wordnet_reader().abspath("cntlist.rev").path
+            with open(path, encoding="utf-8") as lines:
+                self._counts = {line.split(" ", 1)[0]: int(line.rsplit(" ", 1)[-1]) for line in lines if line.strip()}
+        return self._counts.get(form.key(), 0)
 
     def _closure_uncached(self, word: str, pos: str) -> frozenset:
         """The word's first sense, the one a caption most likely means, and every sense above it."""
@@ -189,7 +208,8 @@ def detail_rule() -> DetailRule:
 
 def check_wordnet() -> None:
     """A missing WordNet as one line before any work (WordNetMissingError), not a worker's traceback later."""
-    from transforms.evaluation.lexicon import WordNetMissingError, default_wordnet_dir
+    # Not from lexicon.py: this runs in the driver when the pipeline is built, and NLTK's import costs seconds.
+    from transforms.evaluation.wordnet_folder import WordNetMissingError, default_wordnet_dir
 
     if not (default_wordnet_dir() / "lexnames").is_file():
         raise WordNetMissingError(f"WordNet not found in {default_wordnet_dir()}: run make install "

@@ -9,7 +9,6 @@ replacement the original word's form: plural, past tense, -ing, comparative...
 
 WordNet is read from a folder passed in; `make install` builds `default_wordnet_dir()`.
 """
-import sys
 import warnings
 from functools import cache
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from dictionaries import resolve
 from transforms.errors import CapcleanError
+from transforms.evaluation.wordnet_folder import WordNetMissingError, default_wordnet_dir  # noqa: F401 (its callers')
 
 if TYPE_CHECKING:
     from nltk.corpus.reader.wordnet import WordNetCorpusReader
@@ -35,15 +35,6 @@ INFLECTED_TAGS = frozenset({
 })
 
 
-class WordNetMissingError(CapcleanError):
-    """No WordNet in the folder given, or one NLTK refuses to read."""
-
-
-def default_wordnet_dir() -> Path:
-    """Where `make install` puts WordNet: in the virtual environment's nltk_data, a folder NLTK trusts."""
-    return Path(sys.prefix) / "nltk_data" / "corpora" / "wordnet"
-
-
 @cache
 def _wordnet30_reader() -> type:
     """NLTK's WordNet reader without the mapping from WordNet 3.0 it builds for multilingual (OMW) data.
@@ -55,11 +46,33 @@ def _wordnet30_reader() -> type:
     Made when first needed: importing NLTK takes over a second of CPU, which a process that never opens
     WordNet (each hardneg worker but the one that looks the words up) need not pay.
     """
-    from nltk.corpus.reader.wordnet import WordNetCorpusReader
+    from nltk.corpus.reader.wordnet import ADJ, ADJ_SAT, WordNetCorpusReader, WordNetError
 
     class WordNet30Reader(WordNetCorpusReader):
         def map_wn(self, version="wordnet"):
             return None
+
+        def _load_lemma_pos_offset_map(self):
+            """NLTK's own map (lemma -> part of speech -> synset offsets, from index.noun, .verb, .adj, .adv), with
+            the files read by Python's file object. NLTK reads their 147,000 lines one by one through its seekable
+            unicode stream, three quarters of opening WordNet: a second or more in every process that opens it
+            (each Beam worker running step III). An index line: lemma pos n_synsets n_pointers pointer...
+            n_senses tagged_senses offset..."""
+            for suffix in self._FILEMAP.values():
+                path = self.abspath(f"index.{suffix}").path
+                with open(path, encoding=self._ENCODING) as lines:
+                    for number, line in enumerate(lines, start=1):
+                        if line.startswith(" "):
+                            continue  # the licence at the top of the file
+                        fields = line.split()
+                        lemma, pos, synsets, pointers = fields[0], fields[1], int(fields[2]), int(fields[3])
+                        if synsets <= 0 or int(fields[4 + pointers]) != synsets:
+                            raise WordNetError(f"file index.{suffix}, line {number}: not a WordNet index line")
+                        offsets = [int(offset) for offset in fields[6 + pointers:6 + pointers + synsets]]
+                        self._lemma_pos_offset_map[lemma][pos] = offsets
+                        if pos == ADJ:  # as NLTK does: the satellites among an adjective's senses, in index.adj's order
+                            self._lemma_pos_offset_map[lemma][ADJ_SAT] = [
+                                offset for offset in offsets if offset in self.satellite_offsets]
 
     return WordNet30Reader
 

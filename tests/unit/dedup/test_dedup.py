@@ -235,3 +235,32 @@ def test_removed_written_names_the_final_keepers(tmp_path, write_annotations):
         [1, 2, caption_similarity(texts[1], texts[2]), 0, 0.85, 2]]
     types = pq.read_schema(next((output / "removed").glob("*.parquet"))).field
     assert [str(types(name).type) for name in facts] == ["int64", "int64", "double", "int32", "double", "int32"]
+
+
+def test_grouping_takes_the_similarity_of_each_pair_as_the_pairwise_rule_gives_it():
+    # The groups and the floats their rows record are s(a, b) of each pair, an empty caption similar to
+    # nothing. 0 and 1: 5 common words of 6 and 5,
+    # s = 0.5 * (5/6 + 5/5) = 0.9166...; 0 and 2: 6 of 6 and 7, s = 0.5 * (1 + 6/7) = 0.9285...
+    texts = ["a man is playing a guitar", "a man playing a guitar", "a man is playing a red guitar", "",
+             "a dog runs", "a dog runs", ""]
+    groups = group_near_duplicates(texts, 0, 0.85)
+    assert [[index for index, _ in group] for group in groups] == [[0, 1, 2], [3], [4, 5], [6]]
+    assert groups[0][1:] == [(1, caption_similarity(texts[0], texts[1])), (2, caption_similarity(texts[0], texts[2]))]
+    assert groups[0][1][1] == 0.5 * (5 / 6 + 5 / 5) and groups[0][2][1] == 0.5 * (6 / 6 + 6 / 7)
+    assert groups[2] == [(4, 1.0), (5, 1.0)]
+
+
+def test_until_stable_stops_after_a_pass_that_removes_nothing(monkeypatch):
+    # A pass that removes nothing leaves its captions as they were: the next would decide the same.
+    import transforms.dedup as dedup
+
+    passes = []
+    real_pass = dedup._remove_once
+    monkeypatch.setattr(dedup, "_remove_once", lambda batch, *rest: passes.append(rest[2]) or real_pass(batch, *rest))
+    unlike = VideoBatch("video1", "train", 1, [Caption(1, "a dog runs"), Caption(2, "a man cooks food")])
+    assert remove_near_duplicates(unlike, 0, 0.85, until_stable=True).captions == unlike.captions
+    assert passes == [1]
+    passes.clear()
+    alike = VideoBatch("video1", "train", 1, [Caption(1, "a dog runs"), Caption(2, "a dog runs")])
+    assert [c.sen_id for c in remove_near_duplicates(alike, 0, 0.85, until_stable=True).captions] == [1]
+    assert passes == [1, 2]  # the second pass, on one caption, removes nothing

@@ -185,12 +185,57 @@ def test_copies_of_a_caption_that_stays_for_a_detail_do_not_both_stay():
 
 
 def test_a_missing_wordnet_is_one_line_before_any_work(tmp_path, monkeypatch):
-    import transforms.evaluation.lexicon as lexicon
+    import transforms.evaluation.wordnet_folder as wordnet_folder
     from pipelines.config import load_config
     from transforms.dedup import Dedup
     from transforms.errors import CapcleanError
 
-    monkeypatch.setattr(lexicon, "default_wordnet_dir", lambda: tmp_path / "wordnet")
+    monkeypatch.setattr(wordnet_folder, "default_wordnet_dir", lambda: tmp_path / "wordnet")
     with pytest.raises(CapcleanError, match="WordNet not found in .*wordnet: run make install"):
         Dedup(load_config("default"))
     Dedup(load_config("paper"))  # the paper's rule reads no WordNet
+
+
+def test_holds_detail_says_whether_details_finds_one(rule):
+    # The grouping asks only whether a caption holds a detail; the rule stops at the first (issue 41).
+    for caption, kept in [("a man is playing a video game", "a person is playing a video game"),
+                          ("two cows are eating", "the cows are eating"),
+                          ("a person is playing a video game", "a man is playing a video game"),
+                          ("the cows are eating", "the cows are eating")]:
+        assert rule.holds_detail(caption.split(), kept.split()) == bool(details(rule, caption, kept))
+    assert rule.holds_detail("two cows are eating".split(), "the cows are eating".split())
+    assert not rule.holds_detail("a person is playing".split(), "a man is playing".split())
+
+
+def test_the_tagged_counts_are_nltks(rule):
+    # Read once from cntlist.rev into a dict instead of NLTK's search of the file per lemma: the same counts.
+    wordnet = rule._wordnet_reader()
+    forms = [form for word in ("man", "play", "game", "dog", "run", "girl") for pos in ("n", "v")
+             for sense in wordnet.synsets(word, pos) for form in sense.lemmas()]
+    assert len(forms) > 100
+    assert [rule._tagged_count(form) for form in forms] == [form.count() for form in forms]
+    assert rule._tagged_count(wordnet.synset("man.n.01").lemmas()[0]) > 0
+
+
+def test_a_kept_words_reading_is_asked_of_wordnet_once(rule):
+    # It was asked again for every word it may cover, each time a search of cntlist.rev per sense.
+    rule._reading.cache_clear()
+    assert rule._reading("game") == "n" and rule._reading("playing") == "v"
+    rule.covers("game", "activity"), rule.covers("game", "sport")
+    assert rule._reading.cache_info().misses == 2
+
+
+def test_building_step_three_checks_wordnet_without_importing_nltk():
+    # The driver builds the steps before any work: NLTK's import (seconds, scipy.stats with it) waits for a
+    # worker's first word that needs WordNet.
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    repository = Path(__file__).resolve().parents[3]  # this checkout's code, not the venv's editable install
+    check = ("import sys; from pipelines.config import load_config; from transforms.dedup import Dedup; "
+             "Dedup(load_config('default')); print('nltk' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, check=True, cwd=repository,
+                          env={**os.environ, "PYTHONPATH": str(repository)})
+    assert done.stdout.strip() == "False"

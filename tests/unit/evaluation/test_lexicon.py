@@ -293,3 +293,42 @@ def test_nltk_refuses_a_wordnet_outside_its_data_folders_in_one_line(built_wordn
             refuse(built_wordnet)
         assert find_error_line(raised.value) == (
             f"NLTK will not read WordNet from {built_wordnet}, outside its data folders: run make install")
+
+
+def test_the_index_is_read_into_the_map_nltk_builds(wordnet):
+    # capclean reads index.noun/.verb/.adj/.adv with Python's file object (issue 41: seconds per worker); the
+    # map must be NLTK's own, key for key and in the same order, or a synset list could change.
+    from nltk.corpus.reader.wordnet import WordNetCorpusReader
+
+    from transforms.evaluation.lexicon import _wordnet30_reader
+
+    class NltkIndex(_wordnet30_reader()):
+        _load_lemma_pos_offset_map = WordNetCorpusReader._load_lemma_pos_offset_map
+
+    ours = open_wordnet(default_wordnet_dir())._lemma_pos_offset_map
+    theirs = NltkIndex(str(default_wordnet_dir()), omw_reader=None)._lemma_pos_offset_map
+    assert len(ours) > 140_000
+    assert [(lemma, list(parts.items())) for lemma, parts in ours.items()] == [
+        (lemma, list(parts.items())) for lemma, parts in theirs.items()]
+    assert ours["dog"]["n"][:1] == [2084071]  # dog.n.01, worked out from index.noun's line for "dog"
+
+
+def test_a_bad_index_line_names_its_file_and_line(tmp_path):
+    from collections import defaultdict
+    from types import SimpleNamespace
+
+    from nltk.corpus.reader.wordnet import WordNetError
+
+    from transforms.evaluation.lexicon import _wordnet30_reader
+
+    for suffix in ("adj", "adv", "noun", "verb"):
+        (tmp_path / f"index.{suffix}").write_text("  licence line\n", encoding="utf-8")
+    # "dog": 2 synsets announced, 1 sense counted: not an index line.
+    (tmp_path / "index.noun").write_text("  licence line\ndog n 2 1 @ 1 0 02084071\n", encoding="utf-8")
+    reader_class = _wordnet30_reader()
+    reader = reader_class.__new__(reader_class)
+    reader._lemma_pos_offset_map, reader.satellite_offsets = defaultdict(dict), set()
+    # NLTK opens only files under its data folders: the files here are found by path instead.
+    reader.abspath = lambda name: SimpleNamespace(path=str(tmp_path / name))
+    with pytest.raises(WordNetError, match="index.noun, line 2"):
+        reader._load_lemma_pos_offset_map()
