@@ -4,8 +4,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from pipelines.config import load_config, override
-from transforms.batch import Caption, VideoBatch
+from pipelines.config import load_config
 from transforms.recheck import RecheckInMemory, Respell, respelled_ids
 from transforms.spelling.reach import BEFORE_GATE, GATE, NOTHING_MOVED, MovedFigures, Reach
 
@@ -94,32 +93,12 @@ def test_a_name_the_token_begins_is_read_only_with_name_clippings_on():
     assert reach().reaches("lambo", "a", "x", moved(tokens={"lamborghini"})) is None
 
 
-# A round-1 change moves a figure that flips a round-2 decision, worked by hand (step II alone, no gate):
-# "tiger" is written 4 times, under min_candidate_count (5), so in round 1 "tiegr" has no candidate
-# and stays, flagged. Round 1 corrects "tger" to "tiger" from its clip (the clip rule): "tiger" is
-# now written 5 times, and in round 2 it is the clear candidate of "tiegr" (one slip: weight 25 >=
-# 5 x 1), which is corrected. "zerba" is reached by no moved figure: round 2 does not decide it again.
-def tiger_videos():
-    def video(video_id, *texts):
-        captions = [Caption(int(video_id[-1]) * 10 + number, text) for number, text in enumerate(texts)]
-        return VideoBatch(video_id, "train", 5, captions, input_records=len(texts))
-    return [video("video1", "a tger runs", "a tiger runs fast"),
-            video("video2", "the tiegr sleeps", "a cat sleeps"),
-            video("video3", "the tiger eats", "a tiger walks", "the tiger and a cub"),
-            video("video4", "the zerba grazes", "the horse grazes")]
-
-
-@pytest.fixture(scope="module")
-def tiger_config():
-    config = override(load_config("default"), "", steps=("spelling",))
-    return override(config, "spelling", gate="", recheck_rounds=3)
-
-
 def texts(videos):
     return {video.video_id: [caption.text for caption in video.captions] for video in videos}
 
 
-def test_a_figure_round_one_moved_flips_a_decision_of_round_two_and_the_round_decides_it_again(tiger_config):
+def test_a_figure_round_one_moved_flips_a_decision_of_round_two_and_the_round_decides_it_again(tiger_config,
+                                                                                              tiger_videos):
     recheck = RecheckInMemory(tiger_config)
     first = recheck.round(1, tiger_videos())
     assert texts(first)["video1"] == ["a tiger runs", "a tiger runs fast"]
@@ -136,7 +115,7 @@ def test_a_figure_round_one_moved_flips_a_decision_of_round_two_and_the_round_de
 
 
 def test_round_two_decides_again_the_video_a_moved_figure_reaches_and_passes_the_others(tiger_config,
-                                                                                         monkeypatch):
+                                                                                         tiger_videos, monkeypatch):
     import transforms.recheck as recheck
     from transforms.corpus import corpus_statistics
 

@@ -3,12 +3,10 @@ CorpusTotals) instead of counted again: the same figures, in memory and in a Bea
 from dataclasses import replace
 
 import apache_beam as beam
-import pytest
 from apache_beam.runners.portability.fn_api_runner import FnApiRunner
 from apache_beam.testing.util import assert_that, equal_to
 
 from pipelines.cleaning.recheck_rounds import RecheckRounds
-from pipelines.config import load_config, override
 from transforms.batch import Caption, VideoBatch
 from transforms.corpus import AFTER, BEFORE, CorpusChange, CorpusTotals, PhraseCounts, TokenStats
 from transforms.recheck import RecheckInMemory, sides_of_change
@@ -53,21 +51,7 @@ def test_the_sides_of_a_change_are_the_videos_a_stage_changed_as_they_entered_an
     assert sides_of_change(entered, left) == [(BEFORE, entered[0]), (AFTER, left[0])]
 
 
-def tiger_videos():
-    """As in test_recheck_reach.py: round 1 corrects "tger", so that "tiger" is a candidate in round 2."""
-    return [video("video1", "a tger runs", "a tiger runs fast"),
-            video("video2", "the tiegr sleeps", "a cat sleeps"),
-            video("video3", "the tiger eats", "a tiger walks", "the tiger and a cub"),
-            video("video4", "the zerba grazes", "the horse grazes")]
-
-
-@pytest.fixture(scope="module")
-def tiger_config():
-    config = override(load_config("default"), "", steps=("spelling",))
-    return override(config, "spelling", gate="", recheck_rounds=3)
-
-
-def test_each_round_in_memory_reads_the_totals_of_the_videos_that_enter_it(tiger_config, monkeypatch):
+def test_each_round_in_memory_reads_the_totals_of_the_videos_that_enter_it(tiger_config, tiger_videos, monkeypatch):
     import transforms.recheck as recheck
     counted = []
     real_changed = CorpusTotals.changed
@@ -90,7 +74,7 @@ def as_facts(batch):
             tuple((row.sen_id, row.rule, row.before, row.after) for row in batch.edits))
 
 
-def test_the_pipeline_rounds_give_what_rounds_deciding_every_video_give(tiger_config):
+def test_the_pipeline_rounds_give_what_rounds_deciding_every_video_give(tiger_config, tiger_videos):
     expected = [as_facts(batch) for batch in RecheckInMemory(tiger_config, incremental=False).all_rounds(tiger_videos())]
     assert ("video2", ("the tiger sleeps", "a cat sleeps")) == expected[1][:2]  # round 2's correction
     with beam.Pipeline(runner=FnApiRunner()) as pipeline:
