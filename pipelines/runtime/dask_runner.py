@@ -25,9 +25,10 @@ after `finish_bundle`; a DoFn is set up once per worker process; a combine
 is lifted as Beam's other runners lift it (each partition folded into one
 accumulator per key where it lies, and only the accumulators grouped and
 merged); a GroupByKey spreads its groups over at least --dask_npartitions partitions
-(default: the number of workers). Tagged outputs are still not separated
-(capclean has none) and metrics are still not reported (capclean's figures
-come from the lineage tables).
+(default: the number of workers). A ParDo's tagged outputs are separated
+(each output PCollection its own bag: as released, every output went to every
+consumer); metrics are still not reported (capclean's figures come from the
+lineage tables).
 
 A side input's partitions are taken from its bag's graph as it is: optimised
 on its own first (dask's default for to_delayed), its tasks were fused under
@@ -37,6 +38,7 @@ through every step three times: twice the FnApiRunner's CPU per caption).
 """
 import hashlib
 import uuid
+from functools import partial
 
 import dask
 import dask.bag as db
@@ -89,7 +91,27 @@ def run_bundle(items, fn_bytes, run_id, label, window_fn, args, kwargs, side_vie
     for item in items:
         invoker.invoke_process(item)
     invoker.invoke_finish_bundle()
-    return [value.value for value in receivers.values]
+    # A tagged output arrives as TaggedOutput(tag, windowed value): it keeps its tag, and the visitor
+    # splits the bag by it (_outputs_by_tag).
+    return [pvalue.TaggedOutput(value.tag, value.value.value) if isinstance(value, pvalue.TaggedOutput)
+            else value.value for value in receivers.values]
+
+
+def _is_main_output(element) -> bool:
+    return not isinstance(element, pvalue.TaggedOutput)
+
+
+def _is_tagged(tag, element) -> bool:
+    return isinstance(element, pvalue.TaggedOutput) and element.tag == tag
+
+
+def _untagged(element):
+    return element.value
+
+
+def _outputs_by_tag(bag, tags) -> tuple:
+    """A ParDo's bag of all its outputs -> (its main output's bag, {tag: that output's bag})."""
+    return bag.filter(_is_main_output), {tag: bag.filter(partial(_is_tagged, tag)).map(_untagged) for tag in tags}
 
 
 def pardo_bag(applied, input_bag, side_inputs, run_id):
@@ -156,7 +178,8 @@ class _BagVisitor(PipelineVisitor):
     """Each applied transform -> its dask bag; also which bags some other transform consumes."""
 
     def __init__(self, bag_kwargs, npartitions):
-        self.bags = {}
+        self.bags = {}  # a transform -> the bag of its main output
+        self.tagged_bags = {}  # (a transform, a tag) -> the bag of that tagged output
         self.consumed = set()
         self._bag_kwargs = bag_kwargs
         self._npartitions = npartitions
@@ -173,23 +196,27 @@ class _BagVisitor(PipelineVisitor):
         self._lifted_combine = None
         (input_value,) = node.inputs
         self.consumed.add(input_value.producer)
-        bag = combine_per_key_bag(self.bags[input_value.producer], node.transform.fn, self._npartitions)
+        bag = combine_per_key_bag(self._bag_of(input_value), node.transform.fn, self._npartitions)
         for output in node.outputs.values():  # produced by the last of its parts, which its consumers name
             self.bags[output.producer] = bag
 
     def visit_transform(self, node):
         if self._lifted_combine is not None:
             return
-        inputs = [self.bags[value.producer] for value in node.inputs
+        inputs = [self._bag_of(value) for value in node.inputs
                   if not isinstance(value, pvalue.PBegin) and value.producer in self.bags]
         self.consumed.update(value.producer for value in node.inputs if not isinstance(value, pvalue.PBegin))
         side_inputs = []
         for view in node.side_inputs:
             self.consumed.add(view.pvalue.producer)
-            side_inputs.append((view, self.bags[view.pvalue.producer]))
+            side_inputs.append((view, self._bag_of(view.pvalue)))
         transform_type = node.transform.__class__
         if transform_type is apache_beam.ParDo:
             bag = pardo_bag(node, inputs[0], side_inputs, self._run_id)
+            tags = [tag for tag in node.outputs if tag is not None]
+            if tags:
+                bag, tagged = _outputs_by_tag(bag, tags)
+                self.tagged_bags.update({(node, tag): tagged_bag for tag, tagged_bag in tagged.items()})
         elif transform_type is _GroupByKeyOnly:
             bag = group_by_key_bag(inputs[0], self._npartitions)
         elif transform_type in beam_dask.TRANSLATIONS:  # Create and Flatten, as Beam translates them
@@ -198,6 +225,10 @@ class _BagVisitor(PipelineVisitor):
         else:  # what needs no work on dask (a Reshuffle, a composite's own node): its input as it is
             bag = inputs[0] if inputs else None
         self.bags[node] = bag
+
+    def _bag_of(self, pcollection):
+        """The bag of a PCollection: its producer's tagged output if it is one, else the producer's main output."""
+        return self.tagged_bags.get((pcollection.producer, pcollection.tag), self.bags[pcollection.producer])
 
 
 class CapcleanDaskRunner(DaskRunner):

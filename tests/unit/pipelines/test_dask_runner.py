@@ -94,6 +94,34 @@ def test_dask_runner_combines_per_key_and_globally_with_and_without_defaults(tmp
     assert (tmp_path / "empty.txt").read_text() == "0\n"
 
 
+def test_dask_runner_hands_each_tagged_output_only_to_its_own_consumers(tmp_path):
+    """A ParDo with a tagged output (as the spelling recheck's stages have): the main output's consumer
+    sees only the main elements, and a combine and a side input reading the tagged output only those."""
+    def split(n):
+        yield n
+        if n % 3 == 0:
+            yield beam.pvalue.TaggedOutput("threes", n * 100)
+
+    def write_line(value, path):
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(f"{value}\n")
+
+    with runner_resources(["--runner=DaskRunner", "--dask_local_workers=2", "--dask_npartitions=3"]) as runner_args:
+        pipeline = make_pipeline(runner_args)
+        outputs = (pipeline | beam.Create(list(range(1, 10)))
+                   | beam.FlatMap(split).with_outputs("threes", main="numbers"))
+        _ = outputs.numbers | "Main" >> beam.Map(write_line, str(tmp_path / "main.txt"))
+        total = outputs.threes | "Total" >> beam.CombineGlobally(sum)
+        _ = total | "Global" >> beam.Map(write_line, str(tmp_path / "threes.txt"))
+        _ = (pipeline | "One" >> beam.Create([0])
+             | "Seen" >> beam.Map(lambda _, threes: sorted(threes), beam.pvalue.AsList(outputs.threes))
+             | "Side" >> beam.Map(write_line, str(tmp_path / "side.txt")))
+        run_and_wait(pipeline)
+    assert sorted(int(n) for n in (tmp_path / "main.txt").read_text().split()) == list(range(1, 10))
+    assert (tmp_path / "threes.txt").read_text() == "1800\n"  # 300 + 600 + 900: the tagged output alone
+    assert (tmp_path / "side.txt").read_text() == "[300, 600, 900]\n"
+
+
 def test_dask_runner_computes_what_a_side_input_and_a_main_input_share_once(tmp_path):
     """A step whose output is both read as a side input (its total) and passed on: each element goes
     through the step once (the side input's lineage was computed again beside the main input's)."""
