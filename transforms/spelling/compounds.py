@@ -79,8 +79,10 @@ VERB_SHARE = 0.02
 RARE_WORD_COUNT = 50
 
 
+@lru_cache(maxsize=1)
 def english_zipf() -> Callable:
-    """word -> how common it is in English, on wordfreq's Zipf scale (log10 of uses per billion words)."""
+    """word -> how common it is in English, on wordfreq's Zipf scale (log10 of uses per billion words).
+    One per process: every Speller (step II and each recheck round) shares its remembered answers."""
     from wordfreq import zipf_frequency  # only with the compounds rule on
     return lru_cache(maxsize=200_000)(partial(zipf_frequency, lang="en"))
 

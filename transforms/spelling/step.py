@@ -226,7 +226,6 @@ class Speller:
         return correct_caption(text, self._word_lists.mappings, decide, self._plain_word, self._in_context,
                                self._drop_doubled)
 
-
     def may_change(self, text: str, moved: MovedFigures, clip_of: Callable = lambda text: NO_OTHER_CAPTIONS) -> bool:
         """Whether correcting `text` again may change it, when it was last corrected (and left as it
         was, in the same clip) with corpus figures that differ from this speller's only by `moved`
