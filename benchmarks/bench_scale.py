@@ -27,6 +27,7 @@ While developing, a part of MSR-VTT is a scale below 1 (`--scales 0.2`).
 import argparse
 import contextlib
 import hashlib
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -71,10 +72,19 @@ def output_digest(output: Path) -> dict:
     return {str(path.relative_to(output)): hashlib.sha256(path.read_bytes()).hexdigest() for path in paths}
 
 
+def checkout_env() -> dict:
+    """The environment of a run: this checkout's code first on PYTHONPATH. The venv's `capclean` otherwise
+    loads the checkout the venv was installed from (an editable install), whatever checkout the bench is
+    run in, and a checkout that moves during the bench would give its engines different code."""
+    paths = [str(REPO)] + [path for path in os.environ.get("PYTHONPATH", "").split(os.pathsep) if path]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
+
+
 def clean_measured(corpus: Path, output: Path, profile: str, beam_args: list) -> dict:
     capclean = str(Path(sys.executable).parent / "capclean")
     result = run_measured([capclean, "clean", "--input", str(corpus), "--output", str(output),
-                           "--profile", profile, "--config", str(corpus / "ranges.yaml")] + beam_args)
+                           "--profile", profile, "--config", str(corpus / "ranges.yaml")] + beam_args,
+                          env=checkout_env())
     if result["returncode"] != 0:
         print(result["output"])
         raise SystemExit(f"bench-scale: the run {' '.join(beam_args) or 'in-process'} on {corpus} failed")

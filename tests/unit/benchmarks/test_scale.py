@@ -105,3 +105,14 @@ def test_the_scratch_folder_is_removed_unless_kept(tmp_path, capsys):
         (Path(kept) / "out").mkdir()
     assert (Path(kept) / "out").is_dir() and Path(kept).parent == tmp_path
     assert f"kept in {kept}" in capsys.readouterr().out
+
+
+def test_the_runs_load_this_checkout_first(monkeypatch):
+    import os
+
+    from benchmarks.bench_scale import REPO, checkout_env
+
+    monkeypatch.setenv("PYTHONPATH", f"/elsewhere{os.pathsep}")
+    assert checkout_env()["PYTHONPATH"].split(os.pathsep) == [str(REPO), "/elsewhere"]
+    monkeypatch.delenv("PYTHONPATH")
+    assert checkout_env()["PYTHONPATH"] == str(REPO)
