@@ -25,7 +25,9 @@ the Dask run's CPU per caption over the FnApiRunner's on the same data.
 While developing, a part of MSR-VTT is a scale below 1 (`--scales 0.2`).
 """
 import argparse
+import contextlib
 import hashlib
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -70,10 +72,19 @@ def output_digest(output: Path) -> dict:
     return {str(path.relative_to(output)): hashlib.sha256(path.read_bytes()).hexdigest() for path in paths}
 
 
+def checkout_env() -> dict:
+    """The environment of a run: this checkout's code first on PYTHONPATH. The venv's `capclean` otherwise
+    loads the checkout the venv was installed from (an editable install), whatever checkout the bench is
+    run in, and a checkout that moves during the bench would give its engines different code."""
+    paths = [str(REPO)] + [path for path in os.environ.get("PYTHONPATH", "").split(os.pathsep) if path]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
+
+
 def clean_measured(corpus: Path, output: Path, profile: str, beam_args: list) -> dict:
     capclean = str(Path(sys.executable).parent / "capclean")
     result = run_measured([capclean, "clean", "--input", str(corpus), "--output", str(output),
-                           "--profile", profile, "--config", str(corpus / "ranges.yaml")] + beam_args)
+                           "--profile", profile, "--config", str(corpus / "ranges.yaml")] + beam_args,
+                          env=checkout_env())
     if result["returncode"] != 0:
         print(result["output"])
         raise SystemExit(f"bench-scale: the run {' '.join(beam_args) or 'in-process'} on {corpus} failed")
@@ -162,6 +173,16 @@ def compare_outputs(runs: dict, scales: list) -> bool:
     return same
 
 
+def scratch_folder(parent, keep: bool):
+    """A new folder for the corpora and outputs under parent (default: the system's temporary folder), as a
+    context manager: removed at the end unless kept, when its path is printed first so it can be looked at."""
+    if not keep:
+        return tempfile.TemporaryDirectory(prefix="capclean-scale-", dir=parent)
+    kept = tempfile.mkdtemp(prefix="capclean-scale-", dir=parent)
+    print(f"bench-scale: corpora and outputs kept in {kept}", flush=True)
+    return contextlib.nullcontext(kept)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--input", required=True, help="the MSR-VTT annotations the corpora are drawn from")
@@ -174,13 +195,15 @@ def main():
                         help="skip the in-process run at the smallest scale (the engines are then compared "
                              "with each other only)")
     parser.add_argument("--scratch", default=None, help="folder for the corpora and outputs (default: a temporary one)")
+    parser.add_argument("--keep", action="store_true",
+                        help="keep the folder of the corpora and outputs (its path is printed) to compare them")
     args = parser.parse_args()
     scales = parse_scales(args.scales)
     engines = [engine for engine in args.engines.split(",") if engine]
     if set(engines) - set(ENGINES):
         parser.error(f"--engines: one of {', '.join(ENGINES)}")
     runs = {}
-    with tempfile.TemporaryDirectory(prefix="capclean-scale-", dir=args.scratch) as scratch:
+    with scratch_folder(args.scratch, args.keep) as scratch:
         for scale in scales:
             corpus = Path(scratch) / f"corpus-{scale}x"
             totals = write_scaled_corpus(args.input, corpus, scale, seed=0, videos_per_file=2500)

@@ -1,4 +1,6 @@
 """The scale benchmark's pure parts: the scales, the corpus's part of MSR-VTT, the ratios, the process roles."""
+from pathlib import Path
+
 import pytest
 
 from benchmarks.bench_scale import parse_scales, scale_ratios
@@ -89,3 +91,28 @@ def test_outputs_compared_by_file_and_a_changed_commit_named(capsys):
     printed = capsys.readouterr().out
     assert "DIFFERENT: captions/part-0.parquet" in printed and "stats.json" not in printed.split("DIFFERENT")[1]
     assert "different commits, c1 and c2" in printed
+
+
+def test_the_scratch_folder_is_removed_unless_kept(tmp_path, capsys):
+    from benchmarks.bench_scale import scratch_folder
+
+    with scratch_folder(str(tmp_path), keep=False) as scratch:
+        (Path(scratch) / "out").mkdir()
+    assert not Path(scratch).exists()
+    assert capsys.readouterr().out == ""
+
+    with scratch_folder(str(tmp_path), keep=True) as kept:
+        (Path(kept) / "out").mkdir()
+    assert (Path(kept) / "out").is_dir() and Path(kept).parent == tmp_path
+    assert f"kept in {kept}" in capsys.readouterr().out
+
+
+def test_the_runs_load_this_checkout_first(monkeypatch):
+    import os
+
+    from benchmarks.bench_scale import REPO, checkout_env
+
+    monkeypatch.setenv("PYTHONPATH", f"/elsewhere{os.pathsep}")
+    assert checkout_env()["PYTHONPATH"].split(os.pathsep) == [str(REPO), "/elsewhere"]
+    monkeypatch.delenv("PYTHONPATH")
+    assert checkout_env()["PYTHONPATH"] == str(REPO)
