@@ -10,7 +10,7 @@ import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pandas as pd
 
@@ -42,10 +42,14 @@ class TableCheck:
     """One GX suite and the table it runs on."""
 
     name: str
-    frame: pd.DataFrame
+    # None for a check with `build`: until its suite fails (failure lines show its rows), then the frame built.
+    frame: pd.DataFrame | None
     expectations: list[Any]  # great_expectations Expectation objects
     # The columns that identify a row in a failure line.
     id_columns: list[str]
+    # Makes the frame when the suite runs, for a table derived from others: each is about as long as
+    # captions/, and so one at a time is in memory, not all of them (10x MSR-VTT: hundreds of MiB).
+    build: Callable[[], pd.DataFrame] | None = None
 
 
 def run_suites(checks: list[TableCheck], docs_dir: str | None) -> list[tuple[TableCheck, Any]]:
@@ -62,6 +66,7 @@ def run_suites(checks: list[TableCheck], docs_dir: str | None) -> list[tuple[Tab
 
     results = []
     for check in checks:
+        frame = check.frame if check.build is None else check.build()
         batch = source.add_dataframe_asset(check.name).add_batch_definition_whole_dataframe(
             "whole table")
         suite = context.suites.add(gx.ExpectationSuite(
@@ -69,13 +74,17 @@ def run_suites(checks: list[TableCheck], docs_dir: str | None) -> list[tuple[Tab
         definition = context.validation_definitions.add(gx.ValidationDefinition(
             name=f"capclean.{check.name}", data=batch, suite=suite))
         suite_result = definition.run(
-            batch_parameters={"dataframe": check.frame},
+            batch_parameters={"dataframe": frame},
             # SUMMARY gives a few offending values and their row index; not
             # `unexpected_index_column_names`, which makes GX look up every
             # offending row in Python (10+ s when most of 200,000 rows fail).
             result_format={"result_format": "SUMMARY",
                            "partial_unexpected_count": EXAMPLE_ROWS})
-        results += [(check, result) for result in in_suite_order(suite_result.results, suite)]
+        check_results = in_suite_order(suite_result.results, suite)
+        if check.build is not None and not all(result.success for result in check_results):
+            check.frame = frame
+        del frame
+        results += [(check, result) for result in check_results]
 
     if docs_dir:
         context.build_data_docs(site_names=[DOCS_SITE])
