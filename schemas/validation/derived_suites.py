@@ -78,22 +78,17 @@ def video_ranges_check(captions: pd.DataFrame, ranges: dict[str, tuple[int, int]
     gxe = great_expectations().expectations
     Column = gxe.row_conditions.Column
 
+    frame = captions[["sen_id", "video_id", "split"]].copy()
+    number = frame["video_id"].astype("str").str.extract(r"^video(\d+)\Z", expand=False)
+    frame["video_number"] = pd.to_numeric(number).astype("Int64")
+
     # A null video_number is a video_id that does not read "video<N>".
     expectations = [gxe.ExpectColumnValuesToNotBeNull(column="video_number")]
     for split, (first, last) in ranges.items():
         expectations.append(gxe.ExpectColumnValuesToBeBetween(
             column="video_number", min_value=first, max_value=last,
             row_condition=Column("split") == split))
-    return TableCheck("video_ranges", None, expectations, id_columns=["sen_id", "video_id"],
-                      build=lambda: video_numbers(captions))
-
-
-def video_numbers(captions: pd.DataFrame) -> pd.DataFrame:
-    """captions' sen_id, video_id and split, and `video_number`: N of "video<N>", null if it does not read so."""
-    frame = captions[["sen_id", "video_id", "split"]].copy()
-    number = frame["video_id"].astype("str").str.extract(r"^video(\d+)\Z", expand=False)
-    frame["video_number"] = pd.to_numeric(number).astype("Int64")
-    return frame
+    return TableCheck("video_ranges", frame, expectations, id_columns=["sen_id", "video_id"])
 
 
 def edit_changes_check(edits: pd.DataFrame) -> TableCheck:
@@ -105,16 +100,11 @@ def edit_changes_check(edits: pd.DataFrame) -> TableCheck:
     """
     gxe = great_expectations().expectations
 
-    expectations = [gxe.ExpectColumnValuesToBeInSet(column="changed", value_set=[True])]
-    return TableCheck("edit_changes", None, expectations, id_columns=["sen_id", "step", "before", "after"],
-                      build=lambda: edit_changes(edits))
-
-
-def edit_changes(edits: pd.DataFrame) -> pd.DataFrame:
-    """edits' sen_id, step, before and after, and `changed`: before != after."""
     frame = edits[["sen_id", "step", "before", "after"]].copy()
     frame["changed"] = (frame["before"] != frame["after"]).fillna(True)
-    return frame
+    expectations = [gxe.ExpectColumnValuesToBeInSet(column="changed", value_set=[True])]
+    return TableCheck("edit_changes", frame, expectations,
+                      id_columns=["sen_id", "step", "before", "after"])
 
 
 def added_sen_ids(runon: pd.DataFrame) -> set[int]:
@@ -141,19 +131,6 @@ def conservation_check(
     gxe = great_expectations().expectations
     Column = gxe.row_conditions.Column
 
-    expectations = [
-        # No caption is both kept and removed, or kept or removed twice ...
-        gxe.ExpectColumnValuesToBeUnique(
-            column="sen_id", row_condition=Column("counted") == True),  # noqa: E712
-        # ... and none is lost: each input record is a row of one table.
-        gxe.ExpectTableRowCountToEqual(value=input_records),
-    ]
-    return TableCheck("conservation", None, expectations, id_columns=["table", "sen_id"],
-                      build=lambda: output_records(captions, removed, added))
-
-
-def output_records(captions: pd.DataFrame, removed: pd.DataFrame, added: set[int]) -> pd.DataFrame:
-    """One row per output record (table, sen_id, step, reason) and `counted` (see conservation_check)."""
     kept = captions[["sen_id"]].assign(table="captions", step=None, reason=None)
     kept = kept[~kept["sen_id"].isin(added)]
     gone = removed[["sen_id", "step", "reason"]].assign(table="removed")
@@ -161,7 +138,15 @@ def output_records(captions: pd.DataFrame, removed: pd.DataFrame, added: set[int
     second_copy = (frame["step"] == "read") & frame["reason"].astype("str").str.startswith(
         REPEATED_ID_REASON)
     frame["counted"] = frame["sen_id"].notna() & ~second_copy
-    return frame
+
+    expectations = [
+        # No caption is both kept and removed, or kept or removed twice ...
+        gxe.ExpectColumnValuesToBeUnique(
+            column="sen_id", row_condition=Column("counted") == True),  # noqa: E712
+        # ... and none is lost: each input record is a row of one table.
+        gxe.ExpectTableRowCountToEqual(value=input_records),
+    ]
+    return TableCheck("conservation", frame, expectations, id_columns=["table", "sen_id"])
 
 
 def keepers_check(captions: pd.DataFrame, removed: pd.DataFrame) -> TableCheck:
@@ -169,15 +154,10 @@ def keepers_check(captions: pd.DataFrame, removed: pd.DataFrame) -> TableCheck:
     for its group, not one removed in turn (a chain step III's later passes left unresolved)."""
     gxe = great_expectations().expectations
 
-    expectations = [gxe.ExpectColumnValuesToBeInSet(column="kept_in_captions", value_set=[True])]
-    return TableCheck("near_duplicate_keepers", None, expectations, id_columns=["sen_id", "kept_sen_id"],
-                      build=lambda: keepers(captions, removed))
-
-
-def keepers(captions: pd.DataFrame, removed: pd.DataFrame) -> pd.DataFrame:
-    """The near-duplicate rows of removed (sen_id, kept_sen_id), and `kept_in_captions`."""
     # A null kept_sen_id fails removed's own expectation; it is not counted twice here.
     named = (removed["step"] == "dedup") & removed["kept_sen_id"].notna()
     frame = removed.loc[named, ["sen_id", "kept_sen_id"]].copy()
     frame["kept_in_captions"] = frame["kept_sen_id"].isin(set(captions["sen_id"].dropna())).astype(bool)
-    return frame.reset_index(drop=True)
+    expectations = [gxe.ExpectColumnValuesToBeInSet(column="kept_in_captions", value_set=[True])]
+    return TableCheck("near_duplicate_keepers", frame.reset_index(drop=True), expectations,
+                      id_columns=["sen_id", "kept_sen_id"])

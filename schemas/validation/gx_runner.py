@@ -10,7 +10,7 @@ import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pandas as pd
 
@@ -42,14 +42,10 @@ class TableCheck:
     """One GX suite and the table it runs on."""
 
     name: str
-    # None for a check with `build`: until its suite fails (failure lines show its rows), then the frame built.
-    frame: pd.DataFrame | None
+    frame: pd.DataFrame
     expectations: list[Any]  # great_expectations Expectation objects
     # The columns that identify a row in a failure line.
     id_columns: list[str]
-    # Makes the frame when the suite runs, for a table derived from others: each is about as long as
-    # captions/, and so one at a time is in memory, not all of them (10x MSR-VTT: hundreds of MiB).
-    build: Callable[[], pd.DataFrame] | None = None
 
 
 def run_suites(checks: list[TableCheck], docs_dir: str | None) -> list[tuple[TableCheck, Any]]:
@@ -66,7 +62,6 @@ def run_suites(checks: list[TableCheck], docs_dir: str | None) -> list[tuple[Tab
 
     results = []
     for check in checks:
-        frame = check.frame if check.build is None else check.build()
         batch = source.add_dataframe_asset(check.name).add_batch_definition_whole_dataframe(
             "whole table")
         suite = context.suites.add(gx.ExpectationSuite(
@@ -74,21 +69,30 @@ def run_suites(checks: list[TableCheck], docs_dir: str | None) -> list[tuple[Tab
         definition = context.validation_definitions.add(gx.ValidationDefinition(
             name=f"capclean.{check.name}", data=batch, suite=suite))
         suite_result = definition.run(
-            batch_parameters={"dataframe": frame},
+            batch_parameters={"dataframe": check.frame},
             # SUMMARY gives a few offending values and their row index; not
             # `unexpected_index_column_names`, which makes GX look up every
             # offending row in Python (10+ s when most of 200,000 rows fail).
             result_format={"result_format": "SUMMARY",
                            "partial_unexpected_count": EXAMPLE_ROWS})
-        check_results = in_suite_order(suite_result.results, suite)
-        if check.build is not None and not all(result.success for result in check_results):
-            check.frame = frame
-        del frame
-        results += [(check, result) for result in check_results]
+        results += [(check, result) for result in in_suite_order(suite_result.results, suite)]
+        release_batch_data(source)
 
     if docs_dir:
         context.build_data_docs(site_names=[DOCS_SITE])
     return results
+
+
+def release_batch_data(source) -> None:
+    """Drop what GX keeps of a table after its suite has run: its execution engine holds every batch it
+    was given, and the columns its metrics computed, until the context goes, so that every table and
+    derived table (each about as long as captions/) would stay in memory with all the others. The
+    results, and so the Data Docs, do not need them; a metric is cached per batch, never shared."""
+    engine = source.get_execution_engine()
+    engine.batch_manager.batch_data_cache.clear()
+    engine.batch_manager.reset_batch_cache()
+    # No public way to empty it; a context made with caching off would recompute a metric each time.
+    engine._metric_cache.clear()
 
 
 def in_suite_order(results: list[Any], suite: Any) -> list[Any]:
