@@ -69,9 +69,11 @@ bench: install
 
 # The default cleaning of synthetic corpora 1 and 10 times MSR-VTT (written to a temporary folder) on the
 # FnApiRunner's and on a local Dask cluster's WORKERS worker processes; SCALES=0.2 for a quick trial.
+# Then the launcher's finishing phase (validation, report) alone on 10 copies of a clean's tables.
 SCALES ?= 1,10
 bench-scale: install
 	$(BIN)/python benchmarks/bench_scale.py --input $(INPUT) --scales $(SCALES) --workers $(WORKERS)
+	$(BIN)/python benchmarks/bench_finish.py --input $(INPUT) --factor 10
 
 # The published notebook's steps II and III, re-implemented in pure Python, on a sample, beside a capclean run.
 bench-notebook: install

@@ -76,10 +76,23 @@ def run_suites(checks: list[TableCheck], docs_dir: str | None) -> list[tuple[Tab
             result_format={"result_format": "SUMMARY",
                            "partial_unexpected_count": EXAMPLE_ROWS})
         results += [(check, result) for result in in_suite_order(suite_result.results, suite)]
+        release_batch_data(source)
 
     if docs_dir:
         context.build_data_docs(site_names=[DOCS_SITE])
     return results
+
+
+def release_batch_data(source) -> None:
+    """Drop what GX keeps of a table after its suite has run: its execution engine holds every batch it
+    was given, and the columns its metrics computed, until the context goes, so that every table and
+    derived table (each about as long as captions/) would stay in memory with all the others. The
+    results, and so the Data Docs, do not need them; a metric is cached per batch, never shared."""
+    engine = source.get_execution_engine()
+    engine.batch_manager.batch_data_cache.clear()
+    engine.batch_manager.reset_batch_cache()
+    # No public way to empty it; a context made with caching off would recompute a metric each time.
+    engine._metric_cache.clear()
 
 
 def in_suite_order(results: list[Any], suite: Any) -> list[Any]:

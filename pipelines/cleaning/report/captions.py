@@ -16,12 +16,17 @@ from pipelines.pages.plots import embed_figure, plt
 WORD = re.compile(r"[^\W_]+")
 
 
+# How many captions are Python strings at once: a whole column of them at 10x MSR-VTT is hundreds of MiB.
+CHUNK_ROWS = 100_000
+
+
 def vocabulary(texts) -> set:
     """The distinct words of some captions (records without text have none)."""
     words = set()
-    for text in as_list(texts):
-        if isinstance(text, str):
-            words.update(WORD.findall(text.lower()))
+    for chunk in in_chunks(texts):
+        for text in chunk:
+            if isinstance(text, str):
+                words.update(WORD.findall(text.lower()))
     return words
 
 
@@ -31,11 +36,21 @@ def as_list(texts) -> list:
     return texts.tolist() if isinstance(texts, pd.Series) else list(texts)
 
 
+def in_chunks(texts):
+    """A column's values as Python lists (as_list) of at most CHUNK_ROWS each."""
+    if not isinstance(texts, pd.Series):
+        yield list(texts)
+        return
+    for start in range(0, len(texts), CHUNK_ROWS):
+        yield texts.iloc[start:start + CHUNK_ROWS].tolist()
+
+
 def vocabulary_figures(run: Run) -> list[tuple[str, int, int]]:
     """(split or 'total', distinct words before cleaning, after): before is the input text rebuilt
     from the lineage (every record read, in the split its video has), after is `captions/`."""
     before = run_input_captions(run)
-    splits = sorted(set(as_list(before["split"].dropna())) | set(as_list(run.captions["split"].dropna())))
+    splits = sorted(set(as_list(before["split"].dropna().drop_duplicates()))
+                    | set(as_list(run.captions["split"].dropna().drop_duplicates())))
     # Each caption is read once: the total is the union of the splits' vocabularies and that of the
     # records of no split.
     before_by_split = {split: vocabulary(before.loc[before["split"] == split, "caption"]) for split in splits}
@@ -54,7 +69,7 @@ def captions_per_video(run: Run) -> tuple[pd.Series, pd.Series]:
 
     Only the videos in `captions/` count: a record of a video the reader did not know belongs to none.
     """
-    videos = set(as_list(run.captions["video_id"]))
+    videos = set(as_list(run.captions["video_id"].drop_duplicates()))
     before = run_input_captions(run)
     before = before[before["video_id"].isin(videos)].groupby("video_id").size()
     after = run.captions.groupby("video_id").size()
@@ -112,7 +127,8 @@ LONGEST_BIN = 40
 
 def word_counts(texts: pd.Series) -> np.ndarray:
     """Words per caption; a record without text (the reader removed it) has none to count."""
-    return np.array([len(text.split()) for text in as_list(texts.dropna())], dtype=int)
+    counts = [np.array([len(text.split()) for text in chunk], dtype=int) for chunk in in_chunks(texts.dropna())]
+    return np.concatenate(counts) if counts else np.array([], dtype=int)
 
 
 def lengths_section(runs: list[Run]) -> str:

@@ -5,7 +5,7 @@ import pandas as pd
 from matplotlib.ticker import FuncFormatter
 
 from pipelines.cleaning.report.layout import RUN_COLORS, per_run
-from pipelines.cleaning.report.run import Run
+from pipelines.cleaning.report.run import Run, caption_texts
 from pipelines.cleaning.report.spelling import most_common
 from pipelines.pages.html import esc, highlight_changes, section, stable_keys
 from pipelines.pages.plots import embed_figure, plt
@@ -108,9 +108,7 @@ def near_duplicates(run: Run) -> pd.DataFrame:
     dups = run.removed[run.removed["step"] == "dedup"].copy()
     if dups.empty:
         return dups.assign(other_id=[], other=[], kept=[], opened=[])
-    texts = pd.concat([run.captions[["sen_id", "caption"]],
-                       run.removed.loc[run.removed["sen_id"].notna(), ["sen_id", "caption"]]])
-    text_of = texts.drop_duplicates("sen_id").set_index("sen_id")["caption"]
+    text_of = caption_texts(run, dups["compared_sen_id"])
     dups["other_id"] = dups["compared_sen_id"]
     dups["other"] = [text_of.get(other) if pd.notna(other) else None for other in dups["other_id"]]
     dups["kept"] = (dups["other_id"] == dups["kept_sen_id"]).fillna(False).astype(bool)

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from pipelines.cleaning.steps import STEP_NAMES
@@ -109,16 +110,39 @@ def input_captions(captions: pd.DataFrame, removed: pd.DataFrame, edits: pd.Data
     keeps its own text rather than the other record's lineage.
     """
     first_before = earliest_before_by_sen_id(edits)
-    # As objects: with no edits at all, pandas would map to an integer column that refuses the texts.
-    kept = captions["sen_id"].map(first_before).astype(object).fillna(captions["caption"])
-    from_reader = removed["step"] == "read"
-    dropped = removed["sen_id"].map(first_before).astype(object).where(~from_reader).fillna(removed["caption"])
+    kept = text_before_edits(captions["sen_id"], captions["caption"], first_before)
+    dropped = text_before_edits(removed["sen_id"], removed["caption"], first_before,
+                                from_reader=(removed["step"] == "read").to_numpy(dtype=bool))
     return pd.concat([
         pd.DataFrame({"sen_id": captions["sen_id"], "caption": kept, "video_id": captions["video_id"],
                       "split": captions["split"]}),
         pd.DataFrame({"sen_id": removed["sen_id"], "caption": dropped, "video_id": removed["video_id"],
                       "split": removed["split"]}),
     ], ignore_index=True)
+
+
+def text_before_edits(sen_ids: pd.Series, texts: pd.Series, first_before: pd.Series, from_reader=None) -> pd.Series:
+    """Each row's text before its earliest edit (`first_before`: sen_id -> that text), else its own text;
+    rows `from_reader` always keep their own. Looked up in Arrow and kept there: as Python objects, two
+    million captions (10x MSR-VTT) would be hundreds of MiB."""
+    position = pc.index_in(pa.array(sen_ids, type=pa.int64()), value_set=pa.array(first_before.index, type=pa.int64()))
+    if from_reader is not None:
+        position = pc.if_else(pa.array(from_reader), pa.nulls(len(position), pa.int32()), position)
+    earlier = pc.take(pa.array(first_before.to_numpy(), type=pa.string()), position)
+    text = pc.coalesce(earlier, pa.array(texts, type=pa.string()))
+    series = text.to_pandas()
+    series.index = sen_ids.index
+    return series.astype(texts.dtype)
+
+
+def caption_texts(run: Run, sen_ids) -> pd.Series:
+    """sen_id -> its caption, for `sen_ids` only: as captions/ has it, else as the first of its removed/ rows.
+    Only the rows asked for are gathered: the whole table would be a second copy of every caption."""
+    wanted = pd.Series(sen_ids, dtype="Int64").dropna().drop_duplicates()
+    captions, removed = run.captions, run.removed
+    texts = pd.concat([captions.loc[captions["sen_id"].isin(wanted), ["sen_id", "caption"]],
+                       removed.loc[removed["sen_id"].notna() & removed["sen_id"].isin(wanted), ["sen_id", "caption"]]])
+    return texts.drop_duplicates("sen_id").set_index("sen_id")["caption"]
 
 
 def run_input_captions(run: Run) -> pd.DataFrame:

@@ -5,7 +5,7 @@ import re
 import pandas as pd
 
 from pipelines.cleaning.report.layout import comparison_table, per_run
-from pipelines.cleaning.report.run import Run, step_figures
+from pipelines.cleaning.report.run import Run, caption_texts, step_figures
 from pipelines.pages.html import deterministic_sample, esc, section
 
 
@@ -135,9 +135,7 @@ def top_flagged(run: Run) -> str:
         return "<p>Step II flagged no token in this run.</p>"
     counts = flagged.groupby("token").size().rename("count").reset_index()
     counts = counts.sort_values(["count", "token"], ascending=[False, True], kind="stable").head(TOP_FLAGGED)
-    texts = pd.concat([run.captions[["sen_id", "caption"]],
-                       run.removed.loc[run.removed["sen_id"].notna(), ["sen_id", "caption"]]])
-    text_of = texts.drop_duplicates("sen_id").set_index("sen_id")["caption"]
+    text_of = caption_texts(run, flagged["sen_id"])
     rows = []
     for row in counts.itertuples():
         rows_of_token = flagged[flagged["token"] == row.token]

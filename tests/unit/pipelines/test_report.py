@@ -403,3 +403,14 @@ def test_the_report_and_the_data_docs_load_nothing_from_the_network(paper_run, p
     for page in [paper_run / "report.html", *pages]:
         assert network_loads(page.read_text(encoding="utf-8")) == [], page
     assert network_loads(paper_page) == []
+
+
+def test_vocabulary_and_word_counts_are_the_same_in_chunks(monkeypatch):
+    from pipelines.cleaning.report import captions as report_captions
+
+    texts = pd.Series(["a man plays", None, "A man, singing!", "x  y\tz", "the end"], dtype="str")
+    whole = (report_captions.vocabulary(texts), report_captions.word_counts(texts).tolist())
+    monkeypatch.setattr(report_captions, "CHUNK_ROWS", 2)
+    assert (report_captions.vocabulary(texts), report_captions.word_counts(texts).tolist()) == whole
+    assert whole == ({"a", "man", "plays", "singing", "x", "y", "z", "the", "end"}, [3, 3, 3, 2])
+    assert report_captions.word_counts(texts.iloc[:0]).tolist() == []
