@@ -84,6 +84,8 @@ class BoundaryModel:
     # extra nodes the batch pays only once: a lone caption runs through the shipped graph, which gives
     # it the same figures (benchmarks/bench_runon_batches.py).
     BATCH_ROWS = 32
+    # Texts whose probabilities a process keeps (some 20 floats each: a few MB); past it, it starts again.
+    SCORED_TEXTS_KEPT = 50_000
 
     def __init__(self, model_dir=MODEL_DIR, threads: int = 1):  # threads: Beam runs one DoFn per core already
         import onnxruntime
@@ -102,9 +104,19 @@ class BoundaryModel:
         self._batched = per_row_session(model_dir / "model.onnx", onnxruntime, threads)
         self._tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
         self._tokenizer.enable_truncation(self.card.max_tokens)
+        self._known = {}  # text -> its probabilities, for the texts scored in this process (SCORED_TEXTS_KEPT)
 
     def word_probabilities(self, texts: list) -> list:
         """For each text, the probability that a sentence starts at each of its words (0 for the first).
+
+        A text's figures depend on it alone, so a text already scored in this process is not run again
+        (scored_once): step IV meets some texts twice (a caption repeated in other videos, a merged
+        caption equal to the one it was merged from, the pieces of a merged caption).
+        """
+        return scored_once(texts, self._known, self.run_model, self.SCORED_TEXTS_KEPT)
+
+    def run_model(self, texts: list) -> list:
+        """word_probabilities, every text through the model.
 
         Texts of the same length in word pieces run together, up to BATCH_ROWS at a time, with no
         padding. Each is quantized on its own (per_row_quantization.py), so its figures are those
@@ -122,14 +134,28 @@ class BoundaryModel:
                 for text, encoding, row in zip(texts, encodings, scores)]
 
 
+def scored_once(texts: list, known: dict, score, kept: int) -> list:
+    """score(texts), for a `score` whose result for a text depends on that text alone: each distinct text
+    not in `known` (text -> its result) is scored once, all in one call in the order first met, and added
+    to `known`, which is emptied first when it would pass `kept` texts."""
+    new = [text for text in dict.fromkeys(texts) if text not in known]
+    found = dict(zip(new, score(new)))
+    results = [found[text] if text in found else known[text] for text in texts]
+    if len(known) + len(found) > kept:
+        known.clear()
+    if len(found) <= kept:
+        known.update(found)
+    return results
+
+
 # The models this process has loaded, by folder: step IV and each recheck round's step IV load the same
 # model, and a worker process runs all of them; loaded once, it costs half a second and ~140 MB once.
 _LOADED = {}
 
 
 def shared_boundary_model(model_dir=MODEL_DIR) -> "BoundaryModel":
-    """The BoundaryModel of `model_dir`, loaded once per process. Scoring keeps no state between calls,
-    so the stages of a worker can share it."""
+    """The BoundaryModel of `model_dir`, loaded once per process. A text's figures depend on it alone,
+    so the stages of a worker can share it (and the texts it has scored)."""
     key = str(Path(model_dir).resolve())
     if key not in _LOADED:
         _LOADED[key] = BoundaryModel(model_dir)

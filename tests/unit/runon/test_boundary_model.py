@@ -8,8 +8,8 @@ import pytest
 from devsets.runon import load_devset, predict, score
 from pipelines.config import load_config
 from transforms.runon.boundary_model import (MODEL_DIR, BoundaryModel, batches_by_length, boundaries_from_probabilities,
-                                             first_piece_of_each_word, read_model_card, shared_boundary_model,
-                                             word_probabilities_of)
+                                             first_piece_of_each_word, read_model_card, scored_once,
+                                             shared_boundary_model, word_probabilities_of)
 from transforms.runon.step import load_sentence_finder, model_sentence_finder
 
 
@@ -69,6 +69,38 @@ def test_batches_hold_texts_of_one_length_at_most_rows_each_shortest_first():
     assert batches_by_length([], rows=64) == []
 
 
+
+def counting_length_scorer(calls):
+    """A stand-in for the model: each text's result is its length; every call's texts are recorded."""
+    def score(texts):
+        calls.append(list(texts))
+        return [len(text) for text in texts]
+    return score
+
+
+def test_each_distinct_text_is_scored_once_in_one_call_in_the_order_first_met():
+    calls, known = [], {}
+    assert scored_once(["ab", "c", "ab", "def", "c"], known, counting_length_scorer(calls), kept=10) == [2, 1, 2, 3, 1]
+    assert calls == [["ab", "c", "def"]]
+    assert known == {"ab": 2, "c": 1, "def": 3}
+
+
+def test_a_text_scored_before_is_not_scored_again():
+    calls, known = [], {"ab": 2}
+    assert scored_once(["xyz", "ab"], known, counting_length_scorer(calls), kept=10) == [3, 2]
+    assert calls == [["xyz"]]
+    assert scored_once(["ab", "xyz"], known, counting_length_scorer(calls), kept=10) == [2, 3]
+    assert calls == [["xyz"], []]  # nothing new: the model gets no text
+
+
+def test_the_texts_kept_start_again_when_they_would_pass_the_bound():
+    calls, known = [], {"a": 1, "bb": 2}
+    assert scored_once(["bb", "ccc", "dddd"], known, counting_length_scorer(calls), kept=3) == [2, 3, 4]
+    assert known == {"ccc": 3, "dddd": 4}  # 2 kept + 2 new > 3: emptied, then the new ones
+    assert scored_once(["e", "ff", "ggg", "hhhh"], {}, counting_length_scorer(calls), kept=3) == [1, 2, 3, 4]
+    assert calls[-1] == ["e", "ff", "ggg", "hhhh"]  # more new texts than the bound: scored, none kept
+
+
 @pytest.fixture(scope="module")
 def model():
     return BoundaryModel(MODEL_DIR)
@@ -115,11 +147,11 @@ def test_a_caption_gets_the_shipped_models_figures_bit_for_bit_in_a_batch_of_its
     assert len(captions_by_length) == 5 and all(len(group) == 16 for group in captions_by_length.values())
     every_caption = [caption for group in captions_by_length.values() for caption in group]
     alone = alone_with_the_shipped_graph(model, every_caption)
-    assert model.word_probabilities(every_caption) == alone  # batches of 16, of five lengths
+    assert model.run_model(every_caption) == alone  # batches of 16, of five lengths
     # In other company (reversed, half of them; in pairs), the same figures again.
-    assert model.word_probabilities(every_caption[::-2]) == alone[::-2]
+    assert model.run_model(every_caption[::-2]) == alone[::-2]
     for group in captions_by_length.values():
-        pairs = [model.word_probabilities(group[start:start + 2]) for start in range(0, len(group), 2)]
+        pairs = [model.run_model(group[start:start + 2]) for start in range(0, len(group), 2)]
         assert [found for pair in pairs for found in pair] == alone_with_the_shipped_graph(model, group)
 
 
@@ -140,7 +172,14 @@ def test_the_shipped_model_gives_one_probability_per_word(model):
 def test_a_captions_probabilities_do_not_depend_on_the_captions_beside_it(model):
     caption = "a man is cooking in a saucepan he adds salt"
     others = ["a dog runs", "people are dancing at a party while a band plays loud music on a big stage at night"]
-    assert model.word_probabilities([caption]) == model.word_probabilities(others + [caption])[-1:]
+    assert model.run_model([caption]) == model.run_model(others + [caption])[-1:]
+
+
+def test_a_text_scored_again_gets_the_figures_the_model_gave_it(model):
+    texts = ["a woman slices an onion she puts it in a pan", "a boy rides a bike down a long hill in the rain"]
+    first = model.word_probabilities(texts + texts[:1])
+    assert first[0] == first[2] and first[:2] == model.run_model(texts)
+    assert model.word_probabilities(texts[::-1]) == first[1::-1]
 
 
 @pytest.fixture(scope="module")
