@@ -84,7 +84,8 @@ class BoundaryModel:
     # extra nodes the batch pays only once: a lone caption runs through the shipped graph, which gives
     # it the same figures (benchmarks/bench_runon_batches.py).
     BATCH_ROWS = 32
-    # Texts whose probabilities a process keeps (some 20 floats each: a few MB); past it, it starts again.
+    # Texts whose probabilities a process keeps (some 20 floats each: about 35 MiB when full, as Python
+    # lists and keys); past it, it starts again.
     SCORED_TEXTS_KEPT = 50_000
 
     def __init__(self, model_dir=MODEL_DIR, threads: int = 1):  # threads: Beam runs one DoFn per core already
