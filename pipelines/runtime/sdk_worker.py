@@ -7,7 +7,8 @@ stderr handler to the root logger, and the worker then sets the root level to IN
 every worker prints some twenty lines of start-up and shut-down. capclean starts this
 module instead (pipelines/runtime/runner.py): the same worker, whose stderr shows only the messages
 at CAPCLEAN_WORKER_LOG_LEVEL and above (WARNING unless `--log-level DEBUG`), and which
-leaves Ctrl-C to the command that started it (which stops its workers when it exits).
+leaves Ctrl-C to the command that started it (which stops its workers when it exits): at
+Ctrl-C the worker only falls silent.
 """
 import logging
 import os
@@ -51,13 +52,23 @@ def configure_worker_logging(level: str) -> logging.Handler:
 def main(argv) -> None:
     # A Ctrl-C in the terminal reaches every process of the foreground group: the command
     # prints one line and exits, and the workers, whose runner is gone, end with it.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, fall_silent)
     configure_worker_logging(os.environ.get(WORKER_LOG_LEVEL, "WARNING"))
     from apache_beam.runners.worker import sdk_worker, sdk_worker_main
 
     if os.environ.get(WORKER_LOG_LEVEL, "WARNING") != "DEBUG":
         sdk_worker.print = print_but_tracebacks  # the module's own name `print`: nothing else changes
     sdk_worker_main.main(argv)
+
+
+def fall_silent(signum, frame) -> None:
+    """Ctrl-C: the worker goes on until the command stops it, but writes nothing more on stderr. Between
+    the Ctrl-C and its end, the runner's gRPC server may close first, and Beam's data plane would log
+    the cancelled call with its traceback ('GOAWAY received ... Cancelling all calls') under the
+    command's one line. Standard error is pointed at /dev/null, so that gRPC's own C logging is silent too."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stderr.fileno())
+    os.close(devnull)
 
 
 def print_but_tracebacks(*args, **kwargs):

@@ -89,6 +89,22 @@ def worker_processes(pid) -> list:
     return found
 
 
+def test_a_worker_at_ctrl_c_goes_on_but_writes_nothing_more_on_stderr(repo):
+    """Beam's data plane in a worker, and gRPC's C core, would log the runner's cancelled calls under the
+    command's one line; at Ctrl-C a worker's standard error goes to /dev/null, and the worker goes on."""
+    script = ("import os, signal, sys\n"
+              "from pipelines.runtime.sdk_worker import fall_silent\n"
+              "signal.signal(signal.SIGINT, fall_silent)\n"
+              "print('before', file=sys.stderr, flush=True)\n"
+              "os.kill(os.getpid(), signal.SIGINT)\n"
+              "print('GOAWAY received', file=sys.stderr, flush=True)\n"
+              "os.write(2, b'from C code')\n"
+              "print('still running')\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=repo, capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(repo)})
+    assert (done.returncode, done.stdout, done.stderr) == (0, "still running\n", "before\n")
+
+
 def test_ctrl_c_while_the_workers_run_is_one_line_and_exit_130(tmp_path, repo, small_msrvtt, multi_process):
     source = small_msrvtt.write(tmp_path / "in")
     run = subprocess.Popen(cli_command(source, tmp_path / "out", *multi_process), cwd=repo, text=True,
