@@ -34,6 +34,7 @@ import pyarrow.parquet as pq
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from benchmarks.make_scaled_corpus import scaled_ranges  # noqa: E402
 from benchmarks.measure import run_measured  # noqa: E402
 from schemas.tables import TABLES  # noqa: E402
 
@@ -97,11 +98,6 @@ def write_copies(source: Path, target: Path, factor: int) -> dict:
     shutil.copy(source / "validation" / "result.json", target / "validation" / "result.json")
     shutil.copy(source / "manifest.json", target / "manifest.json")
     return rows
-
-
-def scaled_ranges(ranges: dict, factor: int) -> dict:
-    """The split video ranges of the copies (as make_scaled_corpus.split_ranges makes them)."""
-    return {split: (first * factor, last * factor + factor - 1) for split, (first, last) in ranges.items()}
 
 
 def finish(folder: str, profile: str, factor: int) -> None:

@@ -142,6 +142,11 @@ def split_ranges(videos: list, factor: int) -> dict:
         number = video_number(video["video_id"])
         first, last = ranges.get(video["split"], (number, number))
         ranges[video["split"]] = (min(first, number), max(last, number))
+    return scaled_ranges(ranges, factor)
+
+
+def scaled_ranges(ranges: dict, factor: int) -> dict:
+    """Each split's (first, last) video numbers, as the copies of its videos number them."""
     return {split: (first * factor, last * factor + factor - 1) for split, (first, last) in ranges.items()}
 
 

@@ -1,7 +1,8 @@
 """The finishing-phase benchmark's copies: ids numbered as make_scaled_corpus numbers them, counts multiplied."""
 import pyarrow as pa
 
-from benchmarks.bench_finish import copied_ids, scaled_counts, scaled_ranges
+from benchmarks.bench_finish import copied_ids, scaled_counts
+from benchmarks.make_scaled_corpus import scaled_ranges
 
 
 def test_a_copy_numbers_sen_ids_and_videos_as_the_scaled_corpus_does():
