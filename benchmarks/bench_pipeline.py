@@ -48,8 +48,8 @@ def run_floor(input_path, output_dir, beam_args):
 
     pipeline = make_pipeline(beam_args)
     sources = find_annotation_files(input_path)
-    _ = (pipeline | "Read" >> ReadMsrVtt(sources)
-         | "Write" >> WriteTables(output_dir, load_config("default").output.sen_ids_per_file, STEP_NAMES))
+    read = pipeline | "Read" >> ReadMsrVtt(sources)
+    _ = read["videos"] | "Write" >> WriteTables(output_dir, load_config("default").output.sen_ids_per_file, STEP_NAMES)
     pipeline.run().wait_until_finish()
 
 

@@ -125,6 +125,11 @@ class VideoPart:
     sen_ids: list = field(default_factory=list)
 
 
+def records_in(part: VideoPart) -> int:
+    """The caption records a VideoPart holds, usable or not: every sentence record of a file is in one part."""
+    return len(part.captions) + len(part.rejected)
+
+
 @dataclass(frozen=True)
 class RepeatedSenId:
     """A record whose sen_id an earlier record (in file order, then in the file) already has."""

@@ -6,14 +6,15 @@ only spreads that work over the runner.
 import apache_beam as beam
 
 from transforms.annotation_stream import SizeLimits
-from transforms.read import (NO_LIMITS, CaptionLimits, assemble_group, read_video_parts, repeated_sen_ids,
-                             sen_ids_by_range, video_order)
+from transforms.read import (NO_LIMITS, CaptionLimits, assemble_group, read_video_parts, records_in,
+                             repeated_sen_ids, sen_ids_by_range, video_order)
 from pipelines.runtime.timing import busy_timer
 
 
 class ReadAnnotationFileFn(beam.DoFn):
-    """One annotation file -> ("part", video_id, VideoPart) for each video it names, and
-    ("sen_ids", range, records) for each range of sen_ids it holds.
+    """One annotation file -> ("part", video_id, VideoPart) for each video it names,
+    ("sen_ids", range, records) for each range of sen_ids it holds, and ("records", file_index,
+    count): how many caption records it holds, usable or not.
 
     One stream of two kinds, split by filters, rather than tagged outputs, which
     some runners do not separate.
@@ -31,13 +32,17 @@ class ReadAnnotationFileFn(beam.DoFn):
             yield "part", video_id, part
             for sen_id_range, records in sen_ids_by_range(video_id, part):
                 yield "sen_ids", sen_id_range, records
+        yield "records", file_index, sum(records_in(part) for part in parts.values())
 
 
 class ReadMsrVtt(beam.PTransform):
-    """MSR-VTT-format annotation files -> one VideoBatch per video id (sentences of unknown videos included).
+    """MSR-VTT-format annotation files -> {"videos": one VideoBatch per video id (sentences of unknown
+    videos included), "records_in_files": the one-element count of caption records the files hold}.
 
     Each file is one element, so files are read in parallel and no worker holds more
-    than one. Repeated sen_ids are found by grouping the ids by range.
+    than one. Repeated sen_ids are found by grouping the ids by range. The count is taken in the
+    files, apart from the videos, so that the run can check that every record read reaches its end
+    (finalize.py): a runner can lose elements without an error.
     """
 
     def __init__(self, sources, limits: CaptionLimits = NO_LIMITS, size_limits: SizeLimits = SizeLimits()):
@@ -66,12 +71,19 @@ class ReadMsrVtt(beam.PTransform):
                 lambda _, groups: repeated_sen_ids(record for records in groups for record in records))
             | "KeyRepeatsByVideo" >> beam.Map(lambda repeat: (repeat.video_id, repeat))
         )
-        return (
+        videos = (
             (parts, repeated)
             | "PartsAndRepeats" >> beam.Flatten()
             | "GroupByVideo" >> beam.GroupByKey()
             | "AssembleVideos" >> beam.MapTuple(assemble_group)
         )
+        records_in_files = (
+            read
+            | "RecordCounts" >> beam.Filter(lambda item: item[0] == "records")
+            | "RecordCount" >> beam.Map(lambda item: item[2])
+            | "RecordsInFiles" >> beam.CombineGlobally(sum)
+        )
+        return {"videos": videos, "records_in_files": records_in_files}
 
 
 def first_videos(videos, limit: int):

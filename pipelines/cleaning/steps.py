@@ -33,20 +33,26 @@ def read_and_correct(pipeline, sources, config, last_step: str = "screen", limit
 
     `limit`: only the first `limit` videos in natural video_id order go on from the reader
     (`--limit`); every figure, those over the whole dataset included, is then theirs alone.
-    Returns the videos and, for stats.json, the figures the steps report ('steps/<step>/<figure>',
-    and 'limit/...' with a limit).
+    Returns the videos, for stats.json the figures the steps report ('steps/<step>/<figure>',
+    and 'limit/...' with a limit), and the one-element count of the caption records the videos
+    were read with (those the files hold; with a limit, those of the first videos), which every
+    record must reach the end with (finalize.py).
     """
     # Beam is imported here rather than above: the command line and the configuration read
     # STEPS, and need not wait seconds for Beam to load.
+    import apache_beam as beam
+
     from pipelines.cleaning.apply_step import ApplyStep, compute_figures
     from pipelines.runtime.progress import log_progress
     from pipelines.cleaning.read_source import ReadMsrVtt, first_videos
 
-    read = ReadMsrVtt(sources, config.input.caption_limits, config.input.size_limits)
-    videos = pipeline | "Read" >> read
+    read = pipeline | "Read" >> ReadMsrVtt(sources, config.input.caption_limits, config.input.size_limits)
+    videos, records_read = read["videos"], read["records_in_files"]
     reported = {}
     if limit is not None:
         videos, reported = first_videos(videos, limit)
+        records_read = (videos | "LimitRecords" >> beam.Map(lambda batch: batch.input_records)
+                        | "LimitRecordsRead" >> beam.CombineGlobally(sum))
     videos = videos | log_progress("read")
     for step in steps_to_run(config):
         figures = compute_figures(videos, step)
@@ -54,7 +60,7 @@ def read_and_correct(pipeline, sources, config, last_step: str = "screen", limit
         reported.update({f"steps/{step.name}/{name}": figures[name] for name in step.reported_figures})
         if step.name == last_step:
             break
-    return videos, reported
+    return videos, reported, records_read
 
 
 def build_cleaning(pipeline, sources, output_dir, config, limit: int | None = None, metadata: dict | None = None):
@@ -65,7 +71,7 @@ def build_cleaning(pipeline, sources, output_dir, config, limit: int | None = No
     from pipelines.cleaning.stats import CountFigures
     from pipelines.cleaning.write_tables import WriteTables
 
-    videos, reported = read_and_correct(pipeline, sources, config, last_step="", limit=limit)
+    videos, reported, records_read = read_and_correct(pipeline, sources, config, last_step="", limit=limit)
     if recheck_rounds(config):
         # The ranked rule's counts, taken again on the cleaned captions (transforms/recheck.py).
         videos = videos | "Recheck" >> RecheckRounds(config, recheck_rounds(config))
@@ -74,7 +80,7 @@ def build_cleaning(pipeline, sources, output_dir, config, limit: int | None = No
     # The reader always runs, but stats.json has never listed it among the steps run.
     steps_run = [step.name for step in steps_to_run(config)]
     return counts | "Finalize" >> Finalize(output_dir, config, steps_run, written, reported, lineage=videos,
-                                           metadata=metadata)
+                                           records_read=records_read, metadata=metadata)
 
 
 def recheck_rounds(config) -> int:

@@ -78,7 +78,7 @@ def plot_sweep(rows, path):
 
 
 def build_sweep(pipeline, sources, output_dir, config, grid, limit=None):
-    batches, _ = read_and_correct(pipeline, sources, config, limit=limit)
+    batches, _, _ = read_and_correct(pipeline, sources, config, limit=limit)
     order = {point: rank for rank, point in enumerate(grid)}
     return (
         batches
