@@ -16,7 +16,7 @@ class ReadAnnotationFileFn(beam.DoFn):
     ("sen_ids", range, records) for each range of sen_ids it holds, and ("records", file_index,
     count): how many caption records it holds, usable or not.
 
-    One stream of two kinds, split by filters, rather than tagged outputs, which
+    One stream of three kinds, split by filters, rather than tagged outputs, which
     some runners do not separate.
     """
 

@@ -9,6 +9,7 @@ import pytest
 from pipelines.cleaning.report import write_report
 from pipelines.cleaning.report.run import read_table
 from pipelines.cleaning.steps import STEP_NAMES
+from pipelines.cleaning.finalize import lost_records_failure
 from pipelines.cleaning.verdict import RESULT_FILE, output_expectations, validate_written
 from pipelines.cli import main
 from pipelines.config import load_config
@@ -62,3 +63,13 @@ def test_great_expectations_and_the_report_are_imported_in_a_thread_not_by_the_l
               "assert {'great_expectations', 'matplotlib', 'pipelines.cleaning.report'} <= set(sys.modules)\n")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_videos_lost_on_the_way_are_one_failure_line_with_both_counts():
+    assert lost_records_failure(2_000_000, 2_000_000) == []
+    assert lost_records_failure(None, 5) == []  # not counted (a pipeline built without the reader's count)
+    [line] = lost_records_failure(2_000_000, 1_716_740)
+    assert line.startswith("conservation: 2,000,000 caption records were read")
+    assert "hold 1,716,740 (difference 283,260)" in line
+    [line] = lost_records_failure(10, 12)  # a video passed on twice
+    assert "(difference -2)" in line

@@ -7,8 +7,11 @@ from transforms.read import (
     InputError,
     find_annotation_files,
     load_annotations,
+    document_records,
     read_documents,
+    records_in,
     repeated_sen_ids,
+    split_into_video_parts,
 )
 
 
@@ -137,3 +140,14 @@ def test_a_sen_id_repeated_in_another_file_is_removed_from_the_later_file():
     assert [c.sen_id for c in batches["video1"].captions] == [2]
     assert batches["video1"].removed[0].reason == "sen_id repeated: 1 was read before"
     assert batches["video1"].input_records == 2
+
+
+def test_every_sentence_record_of_a_file_is_counted_in_one_part():
+    """The reader's count of a file's records (the run's conservation check): usable or not, of a known
+    video, an unknown one or none, every sentence record is in exactly one part."""
+    sentences = [sentence(1, 0, "a man"), sentence(2, 0, 12), sentence(3, 5, "an unknown video"),
+                 {"sen_id": 4, "caption": "no video id"}, "not a record", sentence(1, 0, "a repeated id")]
+    document = annotations([video(0)], sentences)
+    parts = split_into_video_parts(document_records(document), file_index=0)
+    assert sum(records_in(part) for part in parts.values()) == len(sentences) == 6
+    assert sum(batch.input_records for batch in read_documents([document])) == 6
