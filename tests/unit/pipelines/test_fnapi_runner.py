@@ -1,0 +1,36 @@
+"""capclean's mend of Beam's FnApiRunner data plane (pipelines/runtime/runner.py)."""
+import time
+
+from apache_beam.runners.portability.fn_api_runner import worker_handlers
+from apache_beam.runners.worker import data_plane
+
+from pipelines.runtime.runner import send_worker_inputs_unflushed
+
+CHUNK = b"x" * 100_000
+
+
+def bytes_a_worker_receives(chunks: int, seconds_between_writes: float, seconds_per_send: float) -> int:
+    """Write `chunks` chunks into the stream the runner's data server gives for a bundle's input, as
+    Beam's runner does, while each hand-over to the send queue takes `seconds_per_send` (a full queue)."""
+    connection = data_plane.BeamFnDataServicer(worker_handlers.DATA_BUFFER_TIME_LIMIT_MS).get_conn_by_worker_id("w")
+    sent = []
+
+    def slow_enqueue(element):
+        time.sleep(seconds_per_send)
+        sent.append(element)
+
+    connection._enqueue_to_send = slow_enqueue
+    stream = connection.output_stream("bundle_1", "read")
+    for _ in range(chunks):
+        stream.write(CHUNK)
+        time.sleep(seconds_between_writes)
+    stream.close()
+    assert sent[-1].is_last
+    return sum(len(element.data) for element in sent)
+
+
+def test_a_stage_input_reaches_the_worker_whole_while_the_send_queue_is_slow():
+    # Beam's own setting (a flush every second from another thread) loses the chunks written during a
+    # slow hand-over; the writes here span more than a second, so that such a flush would come.
+    send_worker_inputs_unflushed()
+    assert bytes_a_worker_receives(chunks=14, seconds_between_writes=0.1, seconds_per_send=0.5) == 14 * len(CHUNK)
