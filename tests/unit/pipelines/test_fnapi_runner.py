@@ -1,10 +1,11 @@
 """capclean's mend of Beam's FnApiRunner data plane (pipelines/runtime/runner.py)."""
 import time
 
+import apache_beam as beam
 from apache_beam.runners.portability.fn_api_runner import worker_handlers
 from apache_beam.runners.worker import data_plane
 
-from pipelines.runtime.runner import send_worker_inputs_unflushed
+from pipelines.runtime.runner import make_pipeline, send_worker_inputs_unflushed
 
 CHUNK = b"x" * 100_000
 
@@ -34,3 +35,10 @@ def test_a_stage_input_reaches_the_worker_whole_while_the_send_queue_is_slow():
     # slow hand-over; the writes here span more than a second, so that such a flush would come.
     send_worker_inputs_unflushed()
     assert bytes_a_worker_receives(chunks=14, seconds_between_writes=0.1, seconds_per_send=0.5) == 14 * len(CHUNK)
+
+
+def test_every_run_on_the_fnapi_runner_sends_worker_inputs_unflushed(monkeypatch):
+    monkeypatch.setattr(worker_handlers, "DATA_BUFFER_TIME_LIMIT_MS", 1000)  # Beam's own setting
+    with make_pipeline([]) as pipeline:
+        pipeline | beam.Create([1, 2])
+    assert worker_handlers.DATA_BUFFER_TIME_LIMIT_MS == 0
