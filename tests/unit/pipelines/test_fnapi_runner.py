@@ -1,4 +1,4 @@
-"""capclean's mend of Beam's FnApiRunner data plane (pipelines/runtime/runner.py)."""
+"""capclean's mends of Beam's FnApiRunner (pipelines/runtime/runner.py)."""
 import time
 
 import apache_beam as beam
@@ -30,9 +30,10 @@ def bytes_a_worker_receives(chunks: int, seconds_between_writes: float, seconds_
     return sum(len(element.data) for element in sent)
 
 
-def test_a_stage_input_reaches_the_worker_whole_while_the_send_queue_is_slow():
+def test_a_stage_input_reaches_the_worker_whole_while_the_send_queue_is_slow(monkeypatch):
     # Beam's own setting (a flush every second from another thread) loses the chunks written during a
     # slow hand-over; the writes here span more than a second, so that such a flush would come.
+    monkeypatch.setattr(worker_handlers, "DATA_BUFFER_TIME_LIMIT_MS", 1000)  # Beam's own setting
     send_worker_inputs_unflushed()
     assert bytes_a_worker_receives(chunks=14, seconds_between_writes=0.1, seconds_per_send=0.5) == 14 * len(CHUNK)
 
@@ -42,3 +43,20 @@ def test_every_run_on_the_fnapi_runner_sends_worker_inputs_unflushed(monkeypatch
     with make_pipeline([]) as pipeline:
         pipeline | beam.Create([1, 2])
     assert worker_handlers.DATA_BUFFER_TIME_LIMIT_MS == 0
+
+
+def test_a_worker_that_connects_after_a_failure_is_told_to_end():
+    # The failing run closes every worker's connection; a worker that had not connected yet finds,
+    # once it does, what was queued for it and then the end, not a wait for ever.
+    from apache_beam.portability.api import beam_fn_api_pb2
+    from apache_beam.runners.portability.fn_api_runner import worker_handlers
+
+    from pipelines.runtime.runner import stop_late_workers_too
+
+    stop_late_workers_too()
+    stop_late_workers_too()  # once per process, however many runs
+    connection = worker_handlers.ControlConnection()
+    connection.push(beam_fn_api_pb2.InstructionRequest(instruction_id="bundle_1"))
+    connection.close()
+    assert connection.get_req().instruction_id == "bundle_1"
+    assert connection._push_queue.get_nowait() is worker_handlers.BeamFnControlServicer._DONE_MARKER

@@ -141,23 +141,6 @@ def test_a_failure_on_a_worker_is_one_line_without_beams_tracebacks(tmp_path, re
     assert lines[1].startswith("capclean: error: ") and "list.json is not an MSR-VTT annotation file" in lines[1]
 
 
-def test_a_worker_that_connects_after_a_failure_is_told_to_end():
-    # The failing run closes every worker's connection; a worker that had not connected yet finds,
-    # once it does, what was queued for it and then the end, not a wait for ever.
-    from apache_beam.portability.api import beam_fn_api_pb2
-    from apache_beam.runners.portability.fn_api_runner import worker_handlers
-
-    from pipelines.runtime.runner import stop_late_workers_too
-
-    stop_late_workers_too()
-    stop_late_workers_too()  # once per process, however many runs
-    connection = worker_handlers.ControlConnection()
-    connection.push(beam_fn_api_pb2.InstructionRequest(instruction_id="bundle_1"))
-    connection.close()
-    assert connection.get_req().instruction_id == "bundle_1"
-    assert connection._push_queue.get_nowait() is worker_handlers.BeamFnControlServicer._DONE_MARKER
-
-
 # Python runs a `sitecustomize` module found on its path at start-up: this one holds back the first
 # worker's start (Beam names it worker_0 in its environment) and nothing else.
 LATE_FIRST_WORKER = """import os, time
