@@ -6,6 +6,7 @@ and calls the step's pure function on every video.
 """
 import apache_beam as beam
 
+from pipelines.cleaning.batch_coder import VideoBatch
 from pipelines.runtime.timing import busy_timer
 
 
@@ -73,9 +74,11 @@ class ApplyStep(beam.PTransform):
         side_inputs = {name: beam.pvalue.AsSingleton(figure) for name, figure in self._figures.items()}
         size = self._step.videos_per_call
         if size == 1:
-            return videos | "EachVideo" >> beam.ParDo(StepFn(self._step, self._timer), **side_inputs)
+            return videos | "EachVideo" >> beam.ParDo(StepFn(self._step, self._timer), **side_inputs).with_output_types(
+                VideoBatch)
         # The videos of a bundle in lists of `size` (the last one shorter): step IV scores the captions
         # of many videos together. A video's result never depends on the others of its list.
         return (videos | "Together" >> beam.BatchElements(min_batch_size=size, max_batch_size=size)
-                | "EachList" >> beam.ParDo(StepOnVideosFn(self._step, self._timer), **side_inputs))
+                | "EachList" >> beam.ParDo(StepOnVideosFn(self._step, self._timer), **side_inputs).with_output_types(
+                    VideoBatch))
 

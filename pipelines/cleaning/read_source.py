@@ -8,6 +8,7 @@ import apache_beam as beam
 from transforms.annotation_stream import SizeLimits
 from transforms.read import (NO_LIMITS, CaptionLimits, assemble_group, read_video_parts, records_in,
                              repeated_sen_ids, sen_ids_by_range, video_order)
+from pipelines.cleaning.batch_coder import VideoBatch
 from pipelines.runtime.timing import busy_timer
 
 
@@ -75,7 +76,7 @@ class ReadMsrVtt(beam.PTransform):
             (parts, repeated)
             | "PartsAndRepeats" >> beam.Flatten()
             | "GroupByVideo" >> beam.GroupByKey()
-            | "AssembleVideos" >> beam.MapTuple(assemble_group)
+            | "AssembleVideos" >> beam.MapTuple(assemble_group).with_output_types(VideoBatch)
         )
         records_in_files = (
             read

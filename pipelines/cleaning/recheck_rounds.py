@@ -7,9 +7,12 @@ each stage of the round hands on, tagged CHANGED, each video it changed as it en
 input of the next round's totals. Every stage's figures are those of the videos that enter the round, and each
 round's Respell also reads the figures of the round before (what moved, transforms/spelling/reach.py).
 """
+from typing import Tuple
+
 import apache_beam as beam
 
 from pipelines.cleaning.apply_step import AggregateCombineFn, StepFn, compute_figures
+from pipelines.cleaning.batch_coder import VideoBatch
 from pipelines.runtime.progress import log_progress
 from pipelines.runtime.timing import busy_timer
 from transforms.corpus import AGGREGATES, CorpusChange, CorpusCount
@@ -59,7 +62,8 @@ class RecheckRounds(beam.PTransform):
             for number, (stage, stage_figures) in enumerate(stages, start=1):
                 side_inputs = {name: beam.pvalue.AsSingleton(figure) for name, figure in stage_figures.items()}
                 done = videos | f"{label}{number}{type(stage).__name__}" >> beam.ParDo(
-                    ChangesFn(stage, f"recheck/{stage.name}"), **side_inputs).with_outputs(CHANGED, main="videos")
+                    ChangesFn(stage, f"recheck/{stage.name}"), **side_inputs).with_output_types(
+                        VideoBatch, **{CHANGED: Tuple[str, VideoBatch]}).with_outputs(CHANGED, main="videos")
                 videos = done.videos
                 changed.append(done[CHANGED])
             videos = videos | log_progress(f"recheck{round_number}")

@@ -6,7 +6,6 @@ table: some runners drop what `finish_bundle` emits or run only one of several
 sinks. A file covers a fixed range of sen_ids and its rows are sorted, so the
 same input gives byte-identical files whatever the runner or worker count.
 """
-import pickle
 import posixpath
 
 import apache_beam as beam
@@ -17,6 +16,7 @@ from pyarrow import fs
 from schemas.tables import TABLES
 from transforms.dedup import name_final_keepers
 from transforms.lineage import CaptionRow
+from pipelines.cleaning.batch_coder import pack, unpack
 from pipelines.runtime.timing import busy_timer
 
 
@@ -64,11 +64,12 @@ def sort_key(table: str, step_names: tuple):
 
 
 def packed_rows_by_file(batch, sen_ids_per_file: int):
-    """rows_by_file, each file's rows of the video pickled as one value for the shuffle to the writer: Beam's
-    coder pickles a row type it does not know one row at a time (MSR-VTT: some 250,000 rows), which costs about
-    twice the CPU and three times the bytes."""
+    """rows_by_file, each file's rows of the video packed (pickled and compressed) as one value for the shuffle
+    to the writer: Beam's coder pickles a row type it does not know one row at a time (MSR-VTT: some 250,000
+    rows), which costs about twice the CPU and three times the bytes, and the FnApiRunner holds every row in its
+    driver until the files are written (batch_coder.py)."""
     for key, rows in rows_by_file(batch, sen_ids_per_file):
-        yield key, pickle.dumps(rows, protocol=pickle.HIGHEST_PROTOCOL)
+        yield key, pack(rows)
 
 
 # Digits of a file number: every sen_id is a 64-bit integer, so 19 digits hold every file number
@@ -103,7 +104,7 @@ class WriteTableFilesFn(beam.DoFn):
 
     def process(self, element):
         (table, number), packed_groups = element
-        rows = [row for packed in packed_groups for row in pickle.loads(packed)]
+        rows = [row for packed in packed_groups for row in unpack(packed)]
         path = table_file_path(self._output_dir, table, number)
         with busy_timer("write"):
             written = write_table_file(rows, table, path, self._step_names, self._metadata)

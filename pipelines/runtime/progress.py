@@ -126,7 +126,9 @@ class LogProgress(beam.PTransform):
             _ = (videos
                  | "CountVideos" >> beam.combiners.Count.Globally()
                  | "WriteTotal" >> beam.ParDo(WriteTotalFn(self._folder)))
-        return videos | "Count" >> beam.ParDo(LogProgressFn(self._step, self._folder))
+        # A pass-through keeps the type of what passes, and so its coder (pipelines/cleaning/batch_coder.py).
+        return videos | "Count" >> beam.ParDo(LogProgressFn(self._step, self._folder)).with_output_types(
+            videos.element_type)
 
 
 def log_progress(step: str):
