@@ -16,7 +16,7 @@ from pyarrow import fs
 from schemas.tables import TABLES
 from transforms.dedup import name_final_keepers
 from transforms.lineage import CaptionRow
-from pipelines.cleaning.batch_coder import pack, unpack
+from pipelines.runtime.packing import pack, unpack
 from pipelines.runtime.timing import busy_timer
 
 
@@ -67,7 +67,7 @@ def packed_rows_by_file(batch, sen_ids_per_file: int):
     """rows_by_file, each file's rows of the video packed (pickled and compressed) as one value for the shuffle
     to the writer: Beam's coder pickles a row type it does not know one row at a time (MSR-VTT: some 250,000
     rows), which costs about twice the CPU and three times the bytes, and the FnApiRunner holds every row in its
-    driver until the files are written (batch_coder.py)."""
+    driver until the files are written (packing.py)."""
     for key, rows in rows_by_file(batch, sen_ids_per_file):
         yield key, pack(rows)
 

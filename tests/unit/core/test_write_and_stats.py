@@ -1,5 +1,3 @@
-import pickle
-
 import pyarrow.parquet as pq
 
 from pipelines.cleaning.steps import STEP_NAMES
@@ -7,6 +5,7 @@ from pipelines.cleaning.stats import add_counts, nest, video_counts
 from schemas.tables import TABLES
 from transforms.batch import Caption, VideoBatch, tokens_changed
 from transforms.lineage import CaptionRow, CorrectionRow, EditRow, removed
+from pipelines.runtime.packing import unpack
 from pipelines.cleaning.write_tables import packed_rows_by_file, rows_by_file, write_empty_tables, write_table_file
 
 
@@ -77,4 +76,4 @@ def test_the_writer_shuffles_each_files_rows_of_a_video_as_one_value_that_unpack
     packed = dict(packed_rows_by_file(sample_batch(), 50_000))
     assert packed.keys() == dict(rows_by_file(sample_batch(), 50_000)).keys()
     for key, rows in rows_by_file(sample_batch(), 50_000):
-        assert isinstance(packed[key], bytes) and pickle.loads(packed[key]) == rows
+        assert isinstance(packed[key], bytes) and unpack(packed[key]) == rows

@@ -7,8 +7,9 @@ import pyarrow as pa
 
 import pyarrow.parquet as pq
 
-from pipelines.evaluation.hardneg.graph import (AddCounts, JoinSets, negative_table, packed, pos_blocks, unpacked,
+from pipelines.evaluation.hardneg.graph import (AddCounts, JoinSets, negative_table, pos_blocks,
                                                 write_pos_blocks)
+from pipelines.runtime.packing import pack, unpack
 from schemas.evaluation_tables import HARDNEG, POS
 from tests.unit.evaluation.test_hardneg import MAN_OPENING_DOOR, VOCABULARY, WORDS_ONLY, StandInLexicon, tagged
 from transforms.evaluation.hardneg import NegativeColumns, add_video_negatives
@@ -39,8 +40,8 @@ def test_no_negatives_are_an_empty_table_of_the_schema():
 
 def test_a_block_gives_back_the_columns_it_carries_and_blocks_join_in_order():
     first, second = video_columns(), video_columns()
-    joined = unpacked(packed(first))
-    joined.extend(unpacked(packed(second)))
+    joined = unpack(pack(first))
+    joined.extend(unpack(pack(second)))
     assert joined.records() == first.records() + second.records()
 
 

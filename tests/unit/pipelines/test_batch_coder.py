@@ -1,9 +1,10 @@
-"""Videos cross the pipeline's stages packed (pipelines/cleaning/batch_coder.py)."""
+"""Videos cross the pipeline's stages packed (pipelines/runtime/packing.py, pipelines/cleaning/batch_coder.py)."""
 import pickle
 
 import pytest
 
-from pipelines.cleaning.batch_coder import VideoBatchCoder, pack, unpack
+from pipelines.cleaning.batch_coder import VideoBatchCoder
+from pipelines.runtime.packing import pack, unpack
 from pipelines.cli import main
 from transforms.batch import Caption, VideoBatch
 from transforms.lineage import EditRow
