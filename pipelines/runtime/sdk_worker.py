@@ -58,7 +58,21 @@ def main(argv) -> None:
 
     if os.environ.get(WORKER_LOG_LEVEL, "WARNING") != "DEBUG":
         sdk_worker.print = print_but_tracebacks  # the module's own name `print`: nothing else changes
+    drop_finished_stages_soon(sdk_worker)
     sdk_worker_main.main(argv)
+
+
+# Seconds a stage's DoFns are kept after its last bundle (Beam: 60).
+FINISHED_STAGE_SECONDS = 5
+
+
+def drop_finished_stages_soon(sdk_worker) -> None:
+    """A stage's DoFns, and all they built (a Speller's caches, a recheck round's figures), live as long as
+    the worker keeps the stage's bundle processor for reuse: Beam drops one 60 s after its last bundle. The
+    FnApiRunner gives each worker one bundle a stage, so that minute holds the memory of stages that are
+    done while the next ones run: at 10x MSR-VTT a recheck round lasts about 35 s, and each one added about
+    200 MiB to each worker (docs/benchmarks.md). A stage that does get another bundle later is set up again."""
+    sdk_worker.DEFAULT_BUNDLE_PROCESSOR_CACHE_SHUTDOWN_THRESHOLD_S = FINISHED_STAGE_SECONDS
 
 
 def fall_silent(signum, frame) -> None:

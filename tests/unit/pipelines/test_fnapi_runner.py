@@ -60,3 +60,36 @@ def test_a_worker_that_connects_after_a_failure_is_told_to_end():
     connection.close()
     assert connection.get_req().instruction_id == "bundle_1"
     assert connection._push_queue.get_nowait() is worker_handlers.BeamFnControlServicer._DONE_MARKER
+
+
+class FinishedStage:
+    """A bundle processor the worker keeps for reuse after its stage's last bundle."""
+
+    def __init__(self):
+        self.shut_down = False
+
+    def shutdown(self):
+        self.shut_down = True
+
+
+def test_a_worker_drops_a_finished_stage_within_seconds(monkeypatch):
+    """capclean's SDK worker has Beam drop a stage's DoFns (and what they built) seconds after its last
+    bundle, not a minute after: with Beam's 60 s the stage below is still kept when the test looks."""
+    from apache_beam.runners.worker import sdk_worker
+
+    from pipelines.runtime.sdk_worker import FINISHED_STAGE_SECONDS, drop_finished_stages_soon
+
+    monkeypatch.setattr(sdk_worker, "DEFAULT_BUNDLE_PROCESSOR_CACHE_SHUTDOWN_THRESHOLD_S",
+                        sdk_worker.DEFAULT_BUNDLE_PROCESSOR_CACHE_SHUTDOWN_THRESHOLD_S)
+    drop_finished_stages_soon(sdk_worker)
+    cache = sdk_worker.BundleProcessorCache(frozenset(), None, None, {})
+    try:
+        stage = FinishedStage()
+        cache.last_access_times["recheck1"] = time.time()
+        cache.cached_bundle_processors["recheck1"].append(stage)
+        deadline = time.time() + 2 * FINISHED_STAGE_SECONDS + 2
+        while not stage.shut_down and time.time() < deadline:
+            time.sleep(0.2)
+        assert stage.shut_down
+    finally:
+        cache.shutdown()
