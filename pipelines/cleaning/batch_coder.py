@@ -7,8 +7,9 @@ Packed they take a third of that, in no more CPU than Beam's own coding (docs/be
 packed"). Nothing a step sees changes: it gets an equal VideoBatch back.
 
 Beam chooses a PCollection's coder from its element type, so every transform that outputs videos
-declares it (`.with_output_types(VideoBatch)`); `tests/unit/pipelines/test_batch_coder.py` fails a
-cleaning run if a video crosses a stage any other way.
+declares it (`.with_output_types(VideoBatch)`), importing VideoBatch from here so that the coder is
+registered wherever the type is declared; `tests/unit/pipelines/test_batch_coder.py` fails a cleaning run
+if a video crosses a stage any other way.
 """
 from dataclasses import fields
 
