@@ -8,6 +8,7 @@ from pipelines.commands.registry import COMMANDS
 from pipelines.commands.arguments import BEAM_HELP
 from pipelines.commands.command import EXIT_INTERRUPTED, EXIT_USAGE, BeamOptions
 from pipelines.output.object_store import run_with_object_store
+from pipelines.runtime.malloc import return_freed_memory
 from pipelines.runtime.logs import add_logging_arguments, chosen_level, configure_logging, one_line_on_interrupt
 from transforms.errors import CapcleanError, ConfigError, find_error_line
 
@@ -73,6 +74,7 @@ def epilog(command) -> str:
 
 def main(argv=None) -> int:
     """The command line; Ctrl-C at any point is one line and exit code 130."""
+    return_freed_memory()  # before any thread starts (pipelines/runtime/malloc.py)
     with one_line_on_interrupt():
         try:
             return run_command(argv)

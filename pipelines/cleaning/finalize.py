@@ -16,7 +16,7 @@ import apache_beam as beam
 
 from pipelines.cleaning.stats import nest
 from pipelines.cleaning.verdict import RESULT_FILE
-from pipelines.cleaning.write_tables import write_empty_tables
+from pipelines.cleaning.write_tables import remove_shards, write_empty_tables
 from pipelines.output.json_files import write_json
 from pipelines.runtime.timing import busy_timer
 
@@ -74,6 +74,7 @@ def finalize_output(counts, written_files, reported, output_dir, config, steps_r
 
 def _finalize_output(counts, written_files, reported, output_dir, config, steps_run, unaccounted,
                      metadata, records_read) -> dict:
+    remove_shards(output_dir)  # every table file is written (`written_files`): the shards are read
     write_empty_tables(output_dir, {table for table, _, _ in written_files}, metadata)
     stats = nest({**counts, **reported})
     stats["profile"] = config.profile

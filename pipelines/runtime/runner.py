@@ -38,6 +38,16 @@ QUIET_LOCAL_CLUSTER = {
 }
 
 
+def local_cluster_config() -> dict:
+    """The local cluster's dask configuration: QUIET_LOCAL_CLUSTER, and glibc's malloc set in each worker as
+    capclean sets it in its own processes (pipelines/runtime/malloc.py), through the environment the nannies
+    start the workers with."""
+    from pipelines.runtime.malloc import SETTINGS
+
+    return {**QUIET_LOCAL_CLUSTER,
+            **{f"distributed.nanny.pre-spawn-environ.{variable}": value for _, variable, value in SETTINGS}}
+
+
 class LocalDaskOptions(PipelineOptions):
     """capclean's own option for the DaskRunner: the size of the local cluster it starts."""
 
@@ -169,7 +179,7 @@ def runner_resources(beam_args):
 
     workers = options.view_as(LocalDaskOptions).dask_local_workers
     logging.getLogger("distributed").setLevel(logging.WARNING)  # the cluster's start and stop, line by line
-    with dask.config.set(QUIET_LOCAL_CLUSTER), \
+    with dask.config.set(local_cluster_config()), \
             LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                          silence_logs=logging.WARNING, dashboard_address=":0") as cluster:
         yield list(beam_args) + [f"--dask_client_address={cluster.scheduler_address}"]

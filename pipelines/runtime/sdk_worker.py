@@ -15,6 +15,8 @@ import os
 import signal
 import sys
 
+from pipelines.runtime.malloc import return_freed_memory
+
 WORKER_LOG_LEVEL = "CAPCLEAN_WORKER_LOG_LEVEL"
 
 
@@ -50,6 +52,7 @@ def configure_worker_logging(level: str) -> logging.Handler:
 
 
 def main(argv) -> None:
+    return_freed_memory()  # before the worker's threads start (pipelines/runtime/malloc.py)
     # A Ctrl-C in the terminal reaches every process of the foreground group: the command
     # prints one line and exits, and the workers, whose runner is gone, end with it.
     signal.signal(signal.SIGINT, fall_silent)

@@ -5,8 +5,9 @@ from pipelines.cleaning.stats import add_counts, nest, video_counts
 from schemas.tables import TABLES
 from transforms.batch import Caption, VideoBatch, tokens_changed
 from transforms.lineage import CaptionRow, CorrectionRow, EditRow, removed
-from pipelines.runtime.packing import unpack
-from pipelines.cleaning.write_tables import packed_rows_by_file, rows_by_file, write_empty_tables, write_table_file
+from pipelines.cleaning import write_tables
+from pipelines.cleaning.write_tables import (SHARD_FOLDER, WriteShardsFn, WriteTableFilesFn, read_shard_rows, remove_shards,
+                                             rows_by_file, write_empty_tables, write_table_file)
 
 
 def sample_batch():
@@ -72,8 +73,39 @@ def test_tokens_changed_counts_words_an_alignment_does_not_match():
     assert tokens_changed("one two three four", "one two") == 2
 
 
-def test_the_writer_shuffles_each_files_rows_of_a_video_as_one_value_that_unpacks_to_them():
-    packed = dict(packed_rows_by_file(sample_batch(), 50_000))
-    assert packed.keys() == dict(rows_by_file(sample_batch(), 50_000)).keys()
-    for key, rows in rows_by_file(sample_batch(), 50_000):
-        assert isinstance(packed[key], bytes) and unpack(packed[key]) == rows
+def shards_of_one_bundle(output_dir, batches) -> list:
+    """((table, file), shard path) of a bundle of `batches`, as the writer's first stage emits them."""
+    writer = WriteShardsFn(str(output_dir), 50_000)
+    writer.start_bundle()
+    emitted = [key_and_path for batch in batches for key_and_path in writer.process(batch)]
+    return emitted + [windowed.value for windowed in writer.finish_bundle()]
+
+
+def test_a_bundles_rows_of_each_file_go_into_one_shard_and_only_its_path_goes_on(tmp_path):
+    shards = shards_of_one_bundle(tmp_path, [sample_batch(), sample_batch()])
+    expected = dict(rows_by_file(sample_batch(), 50_000))
+    assert sorted(key for key, _ in shards) == sorted(expected)  # one shard per file: the bundle stayed under the ceiling
+    for key, path in shards:
+        assert path.startswith(str(tmp_path / SHARD_FOLDER)) and read_shard_rows(path) == expected[key] * 2
+
+
+def test_a_full_buffer_is_written_out_before_the_bundle_ends(tmp_path, monkeypatch):
+    monkeypatch.setattr(write_tables, "SHARD_BUFFER_BYTES", 1)
+    writer = WriteShardsFn(str(tmp_path), 50_000)
+    writer.start_bundle()
+    assert len(list(writer.process(sample_batch()))) == len(dict(rows_by_file(sample_batch(), 50_000)))
+    assert list(writer.finish_bundle()) == []
+
+
+def test_a_files_shards_are_written_as_one_sorted_table_and_the_shard_folder_is_removed(tmp_path):
+    other_video = VideoBatch("video1", "train", 5, [Caption(3, "a bird")], input_records=1)
+    shards = shards_of_one_bundle(tmp_path, [sample_batch()]) + shards_of_one_bundle(tmp_path, [other_video])
+    caption_shards = [path for (table, number), path in shards if (table, number) == ("captions", 0)]
+    (table, path, written), = WriteTableFilesFn(str(tmp_path), STEP_NAMES).process((("captions", 0), caption_shards))
+    assert (table, written) == ("captions", 2)
+    assert pq.read_table(path).column("sen_id").to_pylist() == [3, 7]  # the shards' rows merged in sen_id order
+    remove_shards(str(tmp_path))
+    assert not (tmp_path / SHARD_FOLDER).exists() and (tmp_path / "captions").is_dir()
+    remove_shards(str(tmp_path))  # none left: nothing to do
+
+
