@@ -8,8 +8,8 @@ from pipelines.commands.registry import COMMANDS
 from pipelines.commands.arguments import BEAM_HELP
 from pipelines.commands.command import EXIT_INTERRUPTED, EXIT_USAGE, BeamOptions
 from pipelines.output.object_store import run_with_object_store
-from pipelines.runtime.malloc import return_freed_memory
 from pipelines.runtime.logs import add_logging_arguments, chosen_level, configure_logging, one_line_on_interrupt
+from pipelines.runtime.malloc import return_freed_memory
 from transforms.errors import CapcleanError, ConfigError, find_error_line
 
 INTERRUPTED = "capclean: interrupted; the earlier output, if any, is as it was"

@@ -107,5 +107,3 @@ def test_a_files_shards_are_written_as_one_sorted_table_and_the_shard_folder_is_
     remove_shards(str(tmp_path))
     assert not (tmp_path / SHARD_FOLDER).exists() and (tmp_path / "captions").is_dir()
     remove_shards(str(tmp_path))  # none left: nothing to do
-
-

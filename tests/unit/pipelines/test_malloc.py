@@ -3,6 +3,7 @@ process with and without the settings, so the control shows the test can fail on
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -65,11 +66,15 @@ release.set()
 """
 
 
+REPOSITORY = Path(__file__).resolve().parents[3]  # the scripts import this checkout's pipelines/
+
+
 def run_python(script: str, mode: str) -> int:
+    """The number `script` prints, run in a fresh process with `mode` ("set": capclean's settings made first)
+    and without the user's malloc variables."""
     environment = {name: value for name, value in os.environ.items() if name not in {v for _, v, _ in SETTINGS}}
     finished = subprocess.run([sys.executable, "-c", script, mode], env=environment, capture_output=True, text=True,
-                              check=True, cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-                                  os.path.abspath(__file__))))))
+                              check=True, cwd=REPOSITORY)
     return int(finished.stdout.strip())
 
 
