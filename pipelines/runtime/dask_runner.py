@@ -25,7 +25,11 @@ after `finish_bundle`; a DoFn is set up once per worker process; a combine
 is lifted as Beam's other runners lift it (each partition folded into one
 accumulator per key where it lies, and only the accumulators grouped and
 merged); a GroupByKey spreads its groups over at least --dask_npartitions partitions
-(default: the number of workers). A ParDo's tagged outputs are separated
+(default: the number of workers). A ParDo's output whose PCollection has a coder
+the pipeline registered (capclean's videos) is held coded by it between tasks, as
+Beam's other runners hold a stage's output (`Coded`); a GroupByKey's values cross
+the shuffle coded too; a Create puts each of its elements in a partition of its
+own. A ParDo's tagged outputs are separated
 (each output PCollection its own bag: as released, every output went to every
 consumer); metrics are still not reported (capclean's figures come from the
 lineage tables).
@@ -48,9 +52,12 @@ from apache_beam.pipeline import PipelineVisitor
 from apache_beam.runners.common import DoFnContext, DoFnInvoker, DoFnSignature, _OutputHandler
 from apache_beam.runners.dask import transform_evaluator as beam_dask
 from apache_beam.runners.dask.dask_runner import DaskOptions, DaskRunner, DaskRunnerResult
-from apache_beam.runners.dask.overrides import _GroupByKeyOnly, dask_overrides
+from apache_beam.runners.dask.overrides import _Create, _GroupByKeyOnly, dask_overrides
 from apache_beam.transforms.sideinputs import SideInputMap
 import apache_beam
+from apache_beam import coders, typehints
+
+from pipelines.runtime.packing import pack, unpack
 
 # The DoFns set up in this worker process for the current run, by the hash of their pickled form.
 # A DoFn may keep what it built from side inputs, so a worker that serves a new run starts afresh.
@@ -70,12 +77,57 @@ def _dofn_ready(fn_bytes: bytes, run_id: str):
     return fn
 
 
+# A Create of at most this many elements gets a partition per element (module docstring, 6).
+CREATE_PARTITIONS_AT_MOST = 1024
+
+
+class Coded:
+    """An element held between dask tasks as its coder's bytes. Between tasks dask keeps a partition's
+    elements in a worker's memory, or pickles them to move them; a video as Python objects takes
+    several times its packed bytes (docs/benchmarks.md, "Videos packed")."""
+    __slots__ = ("coder", "data")
+
+    def __init__(self, coder, data: bytes):
+        self.coder, self.data = coder, data
+
+    def __reduce__(self):  # __slots__ without __getstate__: pickled by its two fields
+        return Coded, (self.coder, self.data)
+
+
+class PackingCoder(coders.Coder):
+    """Any value, pickled and compressed (pipelines/runtime/packing.py): a shuffle's values whose
+    PCollection has no coder of the pipeline's own."""
+
+    def encode(self, value) -> bytes:
+        return pack(value)
+
+    def decode(self, data: bytes):
+        return unpack(data)
+
+
+def registered_coder(element_type):
+    """The coder the pipeline registered for `element_type`, or None where Beam would use one of its
+    own (primitives, or pickle for any other object)."""
+    coder = coders.registry.get_coder(element_type)
+    return None if type(coder).__module__.startswith("apache_beam.") else coder
+
+
+def coded(element, coder):
+    return Coded(coder, coder.encode(element))
+
+
+def decoded(element):
+    """An element as its DoFn or combine sees it: decoded if it was held coded."""
+    return element.coder.decode(element.data) if isinstance(element, Coded) else element
+
+
 def _gather(*partitions) -> list:
-    return [element for partition in partitions for element in partition]
+    return [decoded(element) for partition in partitions for element in partition]
 
 
-def run_bundle(items, fn_bytes, run_id, label, window_fn, args, kwargs, side_views, *side_values):
-    """One dask partition through a DoFn as one bundle; side_values are the side inputs' elements, computed."""
+def run_bundle(items, fn_bytes, run_id, label, window_fn, output_coders, args, kwargs, side_views, *side_values):
+    """One dask partition through a DoFn as one bundle; side_values are the side inputs' elements, computed.
+    output_coders: {tag (None: the main output): the coder its elements are held in, or None}."""
     receivers = beam_dask.OneReceiver()
     side_inputs = [
         SideInputMap(view_type, view_options, [beam_dask.get_windowed_value(v, side_window) for v in values])
@@ -89,12 +141,20 @@ def run_bundle(items, fn_bytes, run_id, label, window_fn, args, kwargs, side_vie
         input_kwargs=kwargs, user_state_context=None, bundle_finalizer_param=DoFn.BundleFinalizerParam())
     invoker.invoke_start_bundle()
     for item in items:
-        invoker.invoke_process(item)
+        invoker.invoke_process(beam_dask.get_windowed_value(decoded(item), window_fn))
     invoker.invoke_finish_bundle()
-    # A tagged output arrives as TaggedOutput(tag, windowed value): it keeps its tag, and the visitor
-    # splits the bag by it (_outputs_by_tag).
-    return [pvalue.TaggedOutput(value.tag, value.value.value) if isinstance(value, pvalue.TaggedOutput)
-            else value.value for value in receivers.values]
+    return [held_output(value, output_coders) for value in receivers.values]
+
+
+def held_output(value, output_coders):
+    """A DoFn's output as it is held until its consumers run: coded if its PCollection has a coder of the
+    pipeline's own. A tagged output keeps its tag, and the visitor splits the bag by it (_outputs_by_tag)."""
+    tag = value.tag if isinstance(value, pvalue.TaggedOutput) else None
+    element = value.value.value if tag is not None else value.value
+    coder = output_coders.get(tag)
+    if coder is not None:
+        element = coded(element, coder)
+    return pvalue.TaggedOutput(tag, element) if tag is not None else element
 
 
 def _is_main_output(element) -> bool:
@@ -124,9 +184,10 @@ def pardo_bag(applied, input_bag, side_inputs, run_id):
     # The bag's own task keys (not optimised into fused tasks of new names): the scheduler then computes
     # them once for the side input and for the main inputs that read the same bag (module docstring).
     side_values = [dask.delayed(_gather)(*bag.to_delayed(optimize_graph=False)) for _, bag in side_inputs]
-    return input_bag.map(beam_dask.get_windowed_value, window_fn).map_partitions(
-        run_bundle, pickler.dumps(transform.fn), run_id, transform.label, window_fn, list(args), kwargs, side_views,
-        *side_values)
+    output_coders = {tag: registered_coder(output.element_type) for tag, output in applied.outputs.items()}
+    return input_bag.map_partitions(
+        run_bundle, pickler.dumps(transform.fn), run_id, transform.label, window_fn, output_coders, list(args),
+        kwargs, side_views, *side_values)
 
 
 def partial_combine(pairs, fn_bytes) -> list:
@@ -134,7 +195,7 @@ def partial_combine(pairs, fn_bytes) -> list:
     combine_fn = pickler.loads(fn_bytes)
     combine_fn.setup()
     accumulators = {}
-    for key, value in pairs:
+    for key, value in map(decoded, pairs):
         if key not in accumulators:
             accumulators[key] = combine_fn.create_accumulator()
         accumulators[key] = combine_fn.add_input(accumulators[key], value)
@@ -167,11 +228,39 @@ def is_liftable_combine(node) -> bool:
         and not transform.args and not transform.kwargs
 
 
-def group_by_key_bag(input_bag, npartitions):
+def value_coded(element, coder) -> tuple:
+    key, value = decoded(element)
+    return key, coded(beam_dask.defenestrate(value), coder)
+
+
+def group_values(key_and_elements) -> tuple:
+    key, elements = key_and_elements
+    return key, [decoded(value) for _, value in elements]
+
+
+def value_type(applied):
+    """The type a GroupByKey's input declares for its values (Any where it declares none)."""
+    element_type = next(iter(applied.inputs)).element_type
+    if isinstance(element_type, typehints.typehints.TupleConstraint) and len(element_type.tuple_types) == 2:
+        return element_type.tuple_types[1]
+    return typehints.Any
+
+
+def group_by_key_bag(input_bag, values_type, npartitions):
+    """A GroupByKey: its values cross the shuffle coded (by the pipeline's coder for them, else packed)."""
     if npartitions and input_bag.npartitions < npartitions:
         input_bag = input_bag.repartition(npartitions)
-    return input_bag.groupby(lambda item: item[0]).map(
-        lambda item: (item[0], [beam_dask.defenestrate(element[1]) for element in item[1]]))
+    coder = registered_coder(values_type) or PackingCoder()
+    return input_bag.map(value_coded, coder).groupby(lambda item: item[0]).map(group_values)
+
+
+def create_bag(applied, bag_kwargs):
+    """A Create: each element in a partition of its own (module docstring, 6), unless the user chose the
+    partitions (--dask_npartitions, --dask_partition_size) or the elements are many."""
+    values = applied.transform.values
+    if bag_kwargs or len(values) > CREATE_PARTITIONS_AT_MOST:
+        return beam_dask.Create(applied, bag_kwargs=bag_kwargs).apply(input_bag=None)
+    return db.from_sequence(values, npartitions=max(1, len(values)))
 
 
 class _BagVisitor(PipelineVisitor):
@@ -218,8 +307,10 @@ class _BagVisitor(PipelineVisitor):
                 bag, tagged = _outputs_by_tag(bag, tags)
                 self.tagged_bags.update({(node, tag): tagged_bag for tag, tagged_bag in tagged.items()})
         elif transform_type is _GroupByKeyOnly:
-            bag = group_by_key_bag(inputs[0], self._npartitions)
-        elif transform_type in beam_dask.TRANSLATIONS:  # Create and Flatten, as Beam translates them
+            bag = group_by_key_bag(inputs[0], value_type(node), self._npartitions)
+        elif transform_type is _Create:
+            bag = create_bag(node, self._bag_kwargs)
+        elif transform_type in beam_dask.TRANSLATIONS:  # Flatten, as Beam translates it
             op = beam_dask.TRANSLATIONS[transform_type](node, bag_kwargs=self._bag_kwargs)
             bag = op.apply(input_bag=inputs if op.__class__ is beam_dask.Flatten else None)
         else:  # what needs no work on dask (a Reshuffle, a composite's own node): its input as it is
