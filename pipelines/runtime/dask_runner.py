@@ -15,24 +15,31 @@ Beam's runner turns each PTransform into a dask.bag operation. As released it
   5. runs a combine (CombineGlobally, CombinePerKey) as a GroupByKey of every
      element followed by the combine of each group: every video was pickled,
      shuffled and combined in one worker process for each of the steps'
-     corpus figures, holding a whole PCollection in one process.
+     corpus figures, holding a whole PCollection in one process;
+  6. holds every element between tasks as a Python object, puts a Create's
+     first 128 elements in one partition, and leaves to dask's ordering when
+     a combine reads its input: at 10 times MSR-VTT one worker read all 40
+     annotation files, and every step's output stayed in the workers as
+     objects until the steps ended (a worker's peak grew 2.8 times from 1x).
 
-This runner keeps Beam's translation of Create, Flatten and the GroupByKey
+This runner keeps Beam's translation of Flatten and the GroupByKey
 expansion, and replaces the rest: a side input is one dask task that gathers
 the side input's bag once and is handed, computed, to every task of the
 ParDo that reads it; every sink is computed; a bundle's outputs are taken
 after `finish_bundle`; a DoFn is set up once per worker process; a combine
 is lifted as Beam's other runners lift it (each partition folded into one
 accumulator per key where it lies, and only the accumulators grouped and
-merged); a GroupByKey spreads its groups over at least --dask_npartitions partitions
-(default: the number of workers). A ParDo's output whose PCollection has a coder
-the pipeline registered (capclean's videos) is held coded by it between tasks, as
-Beam's other runners hold a stage's output (`Coded`); a GroupByKey's values cross
-the shuffle coded too; a Create puts each of its elements in a partition of its
-own. A ParDo's tagged outputs are separated
-(each output PCollection its own bag: as released, every output went to every
-consumer); metrics are still not reported (capclean's figures come from the
-lineage tables).
+merged), and its folds run as soon as their partition is ready; a ParDo's tagged
+outputs are separated (each output PCollection its own bag: as released, every
+output went to every consumer). A ParDo's output whose PCollection has a coder
+the pipeline registered (capclean's videos) is held coded by it between tasks,
+as Beam's other runners hold a stage's output (`Coded`), and a GroupByKey's
+values cross the shuffle coded too; a GroupByKey gives --dask_npartitions
+partitions (default: the number of workers: a partition's combine
+accumulators, about the corpus's vocabulary each, are then few); a Create puts
+each of its elements in a partition of its own (each annotation file read in a
+task of its own). Metrics are still not reported (capclean's figures come from
+the lineage tables).
 
 A side input's partitions are taken from its bag's graph as it is: optimised
 on its own first (dask's default for to_delayed), its tasks were fused under
@@ -49,7 +56,7 @@ import dask.bag as db
 from apache_beam import DoFn, pvalue
 from apache_beam.internal import pickler
 from apache_beam.pipeline import PipelineVisitor
-from apache_beam.runners.common import DoFnContext, DoFnInvoker, DoFnSignature, _OutputHandler
+from apache_beam.runners.common import DoFnContext, DoFnInvoker, DoFnSignature, Receiver, _OutputHandler
 from apache_beam.runners.dask import transform_evaluator as beam_dask
 from apache_beam.runners.dask.dask_runner import DaskOptions, DaskRunner, DaskRunnerResult
 from apache_beam.runners.dask.overrides import _Create, _GroupByKeyOnly, dask_overrides
@@ -77,6 +84,8 @@ def _dofn_ready(fn_bytes: bytes, run_id: str):
     return fn
 
 
+# The dask priority of a combine's first fold (combine_per_key_bag); dask runs a ready task of higher priority first.
+FOLD_FIRST = 1
 # A Create of at most this many elements gets a partition per element (module docstring, 6).
 CREATE_PARTITIONS_AT_MOST = 1024
 
@@ -106,10 +115,16 @@ class PackingCoder(coders.Coder):
 
 
 def registered_coder(element_type):
-    """The coder the pipeline registered for `element_type`, or None where Beam would use one of its
-    own (primitives, or pickle for any other object)."""
+    """The coder of `element_type` where it uses a coder the pipeline registered (a VideoBatch, or a list
+    of them), else None: Beam would code it with its own coders (primitives, or pickle for any other
+    object), and it is held as it is."""
     coder = coders.registry.get_coder(element_type)
-    return None if type(coder).__module__.startswith("apache_beam.") else coder
+    return coder if uses_pipeline_coder(coder) else None
+
+
+def uses_pipeline_coder(coder) -> bool:
+    return not type(coder).__module__.startswith("apache_beam.") or \
+        any(uses_pipeline_coder(component) for component in coder._get_component_coders())
 
 
 def coded(element, coder):
@@ -121,6 +136,35 @@ def decoded(element):
     return element.coder.decode(element.data) if isinstance(element, Coded) else element
 
 
+class HoldingReceiver(Receiver):
+    """Receives a DoFn's outputs of one tag as they are to be held until their consumers run: coded as soon
+    as they are emitted if their PCollection has a coder of the pipeline's own (so a bundle never holds
+    its outputs as objects), tagged if the tag is not the main output's (the visitor splits the bag by it,
+    _outputs_by_tag)."""
+
+    def __init__(self, tag, coder, held: list):
+        self._tag, self._coder, self._held = tag, coder, held
+
+    def receive(self, windowed_value):
+        element = windowed_value.value
+        if self._coder is not None:
+            element = coded(element, self._coder)
+        self._held.append(element if self._tag is None else pvalue.TaggedOutput(self._tag, element))
+
+
+class HoldingReceivers(dict):
+    """A bundle's receivers by tag (None: the main output), all appending to `held` in the order of output."""
+
+    def __init__(self, output_coders: dict):
+        super().__init__()
+        self._output_coders = output_coders
+        self.held = []
+
+    def __missing__(self, tag):
+        self[tag] = HoldingReceiver(tag, self._output_coders.get(tag), self.held)
+        return self[tag]
+
+
 def _gather(*partitions) -> list:
     return [decoded(element) for partition in partitions for element in partition]
 
@@ -128,7 +172,7 @@ def _gather(*partitions) -> list:
 def run_bundle(items, fn_bytes, run_id, label, window_fn, output_coders, args, kwargs, side_views, *side_values):
     """One dask partition through a DoFn as one bundle; side_values are the side inputs' elements, computed.
     output_coders: {tag (None: the main output): the coder its elements are held in, or None}."""
-    receivers = beam_dask.OneReceiver()
+    receivers = HoldingReceivers(output_coders)
     side_inputs = [
         SideInputMap(view_type, view_options, [beam_dask.get_windowed_value(v, side_window) for v in values])
         for (view_type, view_options, side_window), values in zip(side_views, side_values)]
@@ -143,18 +187,7 @@ def run_bundle(items, fn_bytes, run_id, label, window_fn, output_coders, args, k
     for item in items:
         invoker.invoke_process(beam_dask.get_windowed_value(decoded(item), window_fn))
     invoker.invoke_finish_bundle()
-    return [held_output(value, output_coders) for value in receivers.values]
-
-
-def held_output(value, output_coders):
-    """A DoFn's output as it is held until its consumers run: coded if its PCollection has a coder of the
-    pipeline's own. A tagged output keeps its tag, and the visitor splits the bag by it (_outputs_by_tag)."""
-    tag = value.tag if isinstance(value, pvalue.TaggedOutput) else None
-    element = value.value.value if tag is not None else value.value
-    coder = output_coders.get(tag)
-    if coder is not None:
-        element = coded(element, coder)
-    return pvalue.TaggedOutput(tag, element) if tag is not None else element
+    return receivers.held
 
 
 def _is_main_output(element) -> bool:
@@ -217,7 +250,11 @@ def merge_combined(key_and_accumulators, fn_bytes):
 def combine_per_key_bag(input_bag, combine_fn, npartitions):
     """A CombinePerKey lifted: each partition folded into an accumulator per key, then only those grouped."""
     fn_bytes = pickler.dumps(combine_fn)
-    partials = input_bag.map_partitions(partial_combine, fn_bytes)
+    # Run as soon as its partition is ready: the partition (a step's output, read by the next step too)
+    # is then held only until the next step has read it. Left to dask's ordering, every step's output
+    # was held until the end of the steps, as the combines that read them came last.
+    with dask.annotate(priority=FOLD_FIRST):
+        partials = input_bag.map_partitions(partial_combine, fn_bytes)
     return partials.groupby(lambda pair: pair[0], npartitions=npartitions).map(merge_combined, fn_bytes)
 
 
@@ -247,11 +284,13 @@ def value_type(applied):
 
 
 def group_by_key_bag(input_bag, values_type, npartitions):
-    """A GroupByKey: its values cross the shuffle coded (by the pipeline's coder for them, else packed)."""
-    if npartitions and input_bag.npartitions < npartitions:
-        input_bag = input_bag.repartition(npartitions)
+    """A GroupByKey into `npartitions` partitions: its values cross the shuffle coded (by the pipeline's coder
+    for them, else packed)."""
     coder = registered_coder(values_type) or PackingCoder()
-    return input_bag.map(value_coded, coder).groupby(lambda item: item[0]).map(group_values)
+    keyed = input_bag.map(value_coded, coder)
+    if keyed.npartitions != npartitions:  # a task shuffle gives as many partitions as it is given
+        keyed = keyed.repartition(npartitions)
+    return keyed.groupby(lambda item: item[0]).map(group_values)
 
 
 def create_bag(applied, bag_kwargs):
@@ -337,5 +376,6 @@ class CapcleanDaskRunner(DaskRunner):
         pipeline.visit(visitor)
         sinks = [bag for node, bag in visitor.bags.items()
                  if node not in visitor.consumed and isinstance(bag, db.Bag)]
-        futures = client.compute(sinks)
+        # Not optimised: dask's graph optimisation drops the tasks' priorities (FOLD_FIRST).
+        futures = client.compute(sinks, optimize_graph=False)
         return DaskRunnerResult(client, futures)
