@@ -74,8 +74,8 @@ class NegativesFn(beam.DoFn):
         add_video_negatives(lambda caption: files.setdefault(file_number(caption.sen_id, "hardneg"), NegativeColumns()),
                             tagged, self._lexicon, vocabulary, self._settings)
         for number, columns in files.items():
-            # Packed (pipelines/runtime/packing.py): three times smaller and ten times cheaper than an Arrow
-            # block of NegativeColumns' lists, and the runner holds every block until the group by file.
+            # Packed (pipelines/runtime/packing.py): the runner holds every block until the group by file,
+            # and captions compress about three times (docs/benchmarks.md, "Videos packed").
             yield number, pack(columns)
 
 

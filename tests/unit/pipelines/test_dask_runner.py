@@ -144,3 +144,82 @@ def test_dask_runner_computes_what_a_side_input_and_a_main_input_share_once(tmp_
         run_and_wait(pipeline)
     assert sorted(int(line) for line in (tmp_path / "step_calls.txt").read_text().split()) == list(range(1, 11))
     assert sorted((tmp_path / "shares.txt").read_text().split()) == sorted(f"{n}/55" for n in range(1, 11))
+
+
+class UppercaseFn(beam.DoFn):
+    """A video's id upper-cased on the main output, and its caption count on the tagged output "count"."""
+
+    def process(self, video):
+        from dataclasses import replace
+        yield replace(video, video_id=video.video_id.upper())
+        yield beam.pvalue.TaggedOutput("count", len(video.captions))
+
+
+def test_a_bundles_outputs_are_held_coded_where_the_pipeline_registered_a_coder():
+    """Videos (VideoBatchCoder) leave a task as their coder's bytes and are decoded for the next DoFn;
+    a count (Beam's own coder) stays as it is."""
+    from apache_beam import typehints
+    from apache_beam.internal import pickler
+
+    from pipelines.cleaning.batch_coder import VideoBatchCoder
+    from pipelines.runtime.dask_runner import Coded, decoded, registered_coder, run_bundle
+    from transforms.batch import Caption, VideoBatch
+
+    assert isinstance(registered_coder(VideoBatch), VideoBatchCoder) and registered_coder(int) is None
+    assert registered_coder(typehints.List[VideoBatch]) is not None and registered_coder(typehints.List[int]) is None
+    video = VideoBatch("video7", "train", 12, [Caption(1, "a man sings"), Caption(2, "a man is singing")])
+    coder = VideoBatchCoder()
+    held_input = Coded(coder, coder.encode(video))
+    main_output, tagged = run_bundle([held_input], pickler.dumps(UppercaseFn()), "run", "Upper", None,
+                                     {None: coder, "count": None}, [], {}, [])
+    assert isinstance(main_output, Coded) and decoded(main_output).video_id == "VIDEO7"
+    assert decoded(main_output).captions == video.captions
+    assert tagged.tag == "count" and tagged.value == 2  # not coded: Beam's own coder
+
+
+def test_a_group_by_keys_values_cross_the_shuffle_coded_and_come_out_grouped():
+    import dask
+    import dask.bag as db
+
+    from pipelines.runtime.dask_runner import Coded, PackingCoder, group_by_key_bag, value_coded
+
+    assert isinstance(value_coded(("a", [1, 2]), PackingCoder())[1], Coded)
+    pairs = [("a", 1), ("b", 2), ("a", 3), ("c", 4), ("b", 5)]
+    for input_partitions in (1, 3):
+        grouped = group_by_key_bag(db.from_sequence(pairs, npartitions=input_partitions), int, npartitions=2)
+        assert grouped.npartitions == 2
+        with dask.config.set(scheduler="sync"):
+            groups = dict(grouped.compute())
+        assert {key: sorted(values) for key, values in groups.items()} == {"a": [1, 3], "b": [2, 5], "c": [4]}
+
+
+def test_a_combines_first_folds_run_before_other_ready_tasks():
+    """The partial folds carry dask's priority annotation, so a step's output is not held until the end."""
+    import dask.bag as db
+    from apache_beam.transforms.combiners import CountCombineFn
+
+    from pipelines.runtime.dask_runner import FOLD_FIRST, combine_per_key_bag
+
+    combined = combine_per_key_bag(db.from_sequence([("a", 1)] * 4, npartitions=2), CountCombineFn(), 1)
+    layers = combined.__dask_graph__().layers
+    folds = [name for name in layers if name.startswith("partial_combine")]
+    assert folds and all(layers[name].annotations == {"priority": FOLD_FIRST} for name in folds)
+    others = [name for name in layers if not name.startswith("partial_combine")]
+    assert all(not layers[name].annotations for name in others)
+
+
+def test_a_create_puts_each_element_in_a_partition_of_its_own_unless_told_otherwise():
+    """Each annotation file read in its own task (Beam's translation put 128 files in one partition)."""
+    from apache_beam.runners.dask.overrides import _Create
+    from apache_beam.pipeline import AppliedPTransform
+
+    from pipelines.runtime.dask_runner import CREATE_PARTITIONS_AT_MOST, create_bag
+
+    def applied(values):
+        return AppliedPTransform(None, _Create(values), "Create", {}, None, {})
+
+    assert create_bag(applied(list(range(40))), {}).npartitions == 40
+    assert create_bag(applied([]), {}).compute() == []
+    assert create_bag(applied(list(range(40))), {"npartitions": 4}).npartitions == 4
+    many = create_bag(applied(list(range(CREATE_PARTITIONS_AT_MOST + 1))), {})
+    assert many.npartitions < CREATE_PARTITIONS_AT_MOST and sorted(many.compute()) == list(range(CREATE_PARTITIONS_AT_MOST + 1))
