@@ -251,8 +251,8 @@ def combine_per_key_bag(input_bag, combine_fn, npartitions):
     """A CombinePerKey lifted: each partition folded into an accumulator per key, then only those grouped."""
     fn_bytes = pickler.dumps(combine_fn)
     # Run as soon as its partition is ready: the partition (a step's output, read by the next step too)
-    # is then held only until the next step has read it. Left to dask's ordering, every step's output
-    # was held until the end of the steps, as the combines that read them came last.
+    # is then held only until the next step has read it. dask's ordering puts such folds late (after
+    # every other task, in a small graph of this shape), and the step's output waits for them.
     with dask.annotate(priority=FOLD_FIRST):
         partials = input_bag.map_partitions(partial_combine, fn_bytes)
     return partials.groupby(lambda pair: pair[0], npartitions=npartitions).map(merge_combined, fn_bytes)
