@@ -93,7 +93,7 @@ CREATE_PARTITIONS_AT_MOST = 1024
 class Coded:
     """An element held between dask tasks as its coder's bytes. Between tasks dask keeps a partition's
     elements in a worker's memory, or pickles them to move them; a video's pickle alone is about three
-    times its coded bytes (docs/benchmarks.md, "Videos packed"), and its objects weigh more still."""
+    times its coded bytes (docs/benchmarks.md, "Videos packed")."""
     __slots__ = ("coder", "data")
 
     def __init__(self, coder, data: bytes):
