@@ -15,31 +15,20 @@ Beam's runner turns each PTransform into a dask.bag operation. As released it
   5. runs a combine (CombineGlobally, CombinePerKey) as a GroupByKey of every
      element followed by the combine of each group: every video was pickled,
      shuffled and combined in one worker process for each of the steps'
-     corpus figures, holding a whole PCollection in one process;
-  6. holds every element between tasks as a Python object, puts a Create's
-     first 128 elements in one partition, and leaves to dask's ordering when
-     a combine reads its input: at 10 times MSR-VTT one worker read all 40
-     annotation files, and every step's output stayed in the workers as
-     objects until the steps ended (a worker's peak grew 2.8 times from 1x).
+     corpus figures, holding a whole PCollection in one process.
 
-This runner keeps Beam's translation of Flatten and the GroupByKey
+This runner keeps Beam's translation of Create, Flatten and the GroupByKey
 expansion, and replaces the rest: a side input is one dask task that gathers
 the side input's bag once and is handed, computed, to every task of the
 ParDo that reads it; every sink is computed; a bundle's outputs are taken
 after `finish_bundle`; a DoFn is set up once per worker process; a combine
 is lifted as Beam's other runners lift it (each partition folded into one
 accumulator per key where it lies, and only the accumulators grouped and
-merged), and its folds run as soon as their partition is ready; a ParDo's tagged
-outputs are separated (each output PCollection its own bag: as released, every
-output went to every consumer). A ParDo's output whose PCollection has a coder
-the pipeline registered (capclean's videos) is held coded by it between tasks,
-as Beam's other runners hold a stage's output (`Coded`), and a GroupByKey's
-values cross the shuffle coded too; a GroupByKey gives --dask_npartitions
-partitions (default: the number of workers: a partition's combine
-accumulators, about the corpus's vocabulary each, are then few); a Create puts
-each of its elements in a partition of its own (each annotation file read in a
-task of its own). Metrics are still not reported (capclean's figures come from
-the lineage tables).
+merged); a GroupByKey spreads its groups over at least --dask_npartitions partitions
+(default: the number of workers). A ParDo's tagged outputs are separated
+(each output PCollection its own bag: as released, every output went to every
+consumer); metrics are still not reported (capclean's figures come from the
+lineage tables).
 
 A side input's partitions are taken from its bag's graph as it is: optimised
 on its own first (dask's default for to_delayed), its tasks were fused under
@@ -56,15 +45,12 @@ import dask.bag as db
 from apache_beam import DoFn, pvalue
 from apache_beam.internal import pickler
 from apache_beam.pipeline import PipelineVisitor
-from apache_beam.runners.common import DoFnContext, DoFnInvoker, DoFnSignature, Receiver, _OutputHandler
+from apache_beam.runners.common import DoFnContext, DoFnInvoker, DoFnSignature, _OutputHandler
 from apache_beam.runners.dask import transform_evaluator as beam_dask
 from apache_beam.runners.dask.dask_runner import DaskOptions, DaskRunner, DaskRunnerResult
-from apache_beam.runners.dask.overrides import _Create, _GroupByKeyOnly, dask_overrides
+from apache_beam.runners.dask.overrides import _GroupByKeyOnly, dask_overrides
 from apache_beam.transforms.sideinputs import SideInputMap
 import apache_beam
-from apache_beam import coders, typehints
-
-from pipelines.runtime.packing import pack, unpack
 
 # The DoFns set up in this worker process for the current run, by the hash of their pickled form.
 # A DoFn may keep what it built from side inputs, so a worker that serves a new run starts afresh.
@@ -84,95 +70,13 @@ def _dofn_ready(fn_bytes: bytes, run_id: str):
     return fn
 
 
-# The dask priority of a combine's first fold (combine_per_key_bag); dask runs a ready task of higher priority first.
-FOLD_FIRST = 1
-# A Create of at most this many elements gets a partition per element (module docstring, 6).
-CREATE_PARTITIONS_AT_MOST = 1024
-
-
-class Coded:
-    """An element held between dask tasks as its coder's bytes. Between tasks dask keeps a partition's
-    elements in a worker's memory, or pickles them to move them; a video's pickle alone is about three
-    times its coded bytes (docs/benchmarks.md, "Videos packed")."""
-    __slots__ = ("coder", "data")
-
-    def __init__(self, coder, data: bytes):
-        self.coder, self.data = coder, data
-
-    def __reduce__(self):  # __slots__ without __getstate__: pickled by its two fields
-        return Coded, (self.coder, self.data)
-
-
-class PackingCoder(coders.Coder):
-    """Any value, pickled and compressed (pipelines/runtime/packing.py): a shuffle's values whose
-    PCollection has no coder of the pipeline's own."""
-
-    def encode(self, value) -> bytes:
-        return pack(value)
-
-    def decode(self, data: bytes):
-        return unpack(data)
-
-
-def registered_coder(element_type):
-    """The coder of `element_type` where it uses a coder the pipeline registered (a VideoBatch, or a list
-    of them), else None: Beam would code it with its own coders (primitives, or pickle for any other
-    object), and it is held as it is."""
-    coder = coders.registry.get_coder(element_type)
-    return coder if uses_pipeline_coder(coder) else None
-
-
-def uses_pipeline_coder(coder) -> bool:
-    return not type(coder).__module__.startswith("apache_beam.") or \
-        any(uses_pipeline_coder(component) for component in coder._get_component_coders())
-
-
-def coded(element, coder):
-    return Coded(coder, coder.encode(element))
-
-
-def decoded(element):
-    """An element as its DoFn or combine sees it: decoded if it was held coded."""
-    return element.coder.decode(element.data) if isinstance(element, Coded) else element
-
-
-class HoldingReceiver(Receiver):
-    """Receives a DoFn's outputs of one tag as they are to be held until their consumers run: coded as soon
-    as they are emitted if their PCollection has a coder of the pipeline's own (so a bundle never holds
-    its outputs as objects), tagged if the tag is not the main output's (the visitor splits the bag by it,
-    _outputs_by_tag)."""
-
-    def __init__(self, tag, coder, held: list):
-        self._tag, self._coder, self._held = tag, coder, held
-
-    def receive(self, windowed_value):
-        element = windowed_value.value
-        if self._coder is not None:
-            element = coded(element, self._coder)
-        self._held.append(element if self._tag is None else pvalue.TaggedOutput(self._tag, element))
-
-
-class HoldingReceivers(dict):
-    """A bundle's receivers by tag (None: the main output), all appending to `held` in the order of output."""
-
-    def __init__(self, output_coders: dict):
-        super().__init__()
-        self._output_coders = output_coders
-        self.held = []
-
-    def __missing__(self, tag):
-        self[tag] = HoldingReceiver(tag, self._output_coders.get(tag), self.held)
-        return self[tag]
-
-
 def _gather(*partitions) -> list:
-    return [decoded(element) for partition in partitions for element in partition]
+    return [element for partition in partitions for element in partition]
 
 
-def run_bundle(items, fn_bytes, run_id, label, window_fn, output_coders, args, kwargs, side_views, *side_values):
-    """One dask partition through a DoFn as one bundle; side_values are the side inputs' elements, computed.
-    output_coders: {tag (None: the main output): the coder its elements are held in, or None}."""
-    receivers = HoldingReceivers(output_coders)
+def run_bundle(items, fn_bytes, run_id, label, window_fn, args, kwargs, side_views, *side_values):
+    """One dask partition through a DoFn as one bundle; side_values are the side inputs' elements, computed."""
+    receivers = beam_dask.OneReceiver()
     side_inputs = [
         SideInputMap(view_type, view_options, [beam_dask.get_windowed_value(v, side_window) for v in values])
         for (view_type, view_options, side_window), values in zip(side_views, side_values)]
@@ -185,9 +89,12 @@ def run_bundle(items, fn_bytes, run_id, label, window_fn, output_coders, args, k
         input_kwargs=kwargs, user_state_context=None, bundle_finalizer_param=DoFn.BundleFinalizerParam())
     invoker.invoke_start_bundle()
     for item in items:
-        invoker.invoke_process(beam_dask.get_windowed_value(decoded(item), window_fn))
+        invoker.invoke_process(item)
     invoker.invoke_finish_bundle()
-    return receivers.held
+    # A tagged output arrives as TaggedOutput(tag, windowed value): it keeps its tag, and the visitor
+    # splits the bag by it (_outputs_by_tag).
+    return [pvalue.TaggedOutput(value.tag, value.value.value) if isinstance(value, pvalue.TaggedOutput)
+            else value.value for value in receivers.values]
 
 
 def _is_main_output(element) -> bool:
@@ -217,10 +124,9 @@ def pardo_bag(applied, input_bag, side_inputs, run_id):
     # The bag's own task keys (not optimised into fused tasks of new names): the scheduler then computes
     # them once for the side input and for the main inputs that read the same bag (module docstring).
     side_values = [dask.delayed(_gather)(*bag.to_delayed(optimize_graph=False)) for _, bag in side_inputs]
-    output_coders = {tag: registered_coder(output.element_type) for tag, output in applied.outputs.items()}
-    return input_bag.map_partitions(
-        run_bundle, pickler.dumps(transform.fn), run_id, transform.label, window_fn, output_coders, list(args),
-        kwargs, side_views, *side_values)
+    return input_bag.map(beam_dask.get_windowed_value, window_fn).map_partitions(
+        run_bundle, pickler.dumps(transform.fn), run_id, transform.label, window_fn, list(args), kwargs, side_views,
+        *side_values)
 
 
 def partial_combine(pairs, fn_bytes) -> list:
@@ -228,7 +134,7 @@ def partial_combine(pairs, fn_bytes) -> list:
     combine_fn = pickler.loads(fn_bytes)
     combine_fn.setup()
     accumulators = {}
-    for key, value in map(decoded, pairs):
+    for key, value in pairs:
         if key not in accumulators:
             accumulators[key] = combine_fn.create_accumulator()
         accumulators[key] = combine_fn.add_input(accumulators[key], value)
@@ -250,11 +156,7 @@ def merge_combined(key_and_accumulators, fn_bytes):
 def combine_per_key_bag(input_bag, combine_fn, npartitions):
     """A CombinePerKey lifted: each partition folded into an accumulator per key, then only those grouped."""
     fn_bytes = pickler.dumps(combine_fn)
-    # Run as soon as its partition is ready: the partition (a step's output, read by the next step too)
-    # is then held only until the next step has read it. dask's ordering puts such folds late (after
-    # every other task, in a small graph of this shape), and the step's output waits for them.
-    with dask.annotate(priority=FOLD_FIRST):
-        partials = input_bag.map_partitions(partial_combine, fn_bytes)
+    partials = input_bag.map_partitions(partial_combine, fn_bytes)
     return partials.groupby(lambda pair: pair[0], npartitions=npartitions).map(merge_combined, fn_bytes)
 
 
@@ -265,41 +167,11 @@ def is_liftable_combine(node) -> bool:
         and not transform.args and not transform.kwargs
 
 
-def value_coded(element, coder) -> tuple:
-    key, value = decoded(element)
-    return key, coded(beam_dask.defenestrate(value), coder)
-
-
-def group_values(key_and_elements) -> tuple:
-    key, elements = key_and_elements
-    return key, [decoded(value) for _, value in elements]
-
-
-def value_type(applied):
-    """The type a GroupByKey's input declares for its values (Any where it declares none)."""
-    element_type = next(iter(applied.inputs)).element_type
-    if isinstance(element_type, typehints.typehints.TupleConstraint) and len(element_type.tuple_types) == 2:
-        return element_type.tuple_types[1]
-    return typehints.Any
-
-
-def group_by_key_bag(input_bag, values_type, npartitions):
-    """A GroupByKey into `npartitions` partitions: its values cross the shuffle coded (by the pipeline's coder
-    for them, else packed)."""
-    coder = registered_coder(values_type) or PackingCoder()
-    keyed = input_bag.map(value_coded, coder)
-    if keyed.npartitions != npartitions:  # a task shuffle gives as many partitions as it is given
-        keyed = keyed.repartition(npartitions)
-    return keyed.groupby(lambda item: item[0]).map(group_values)
-
-
-def create_bag(applied, bag_kwargs):
-    """A Create: each element in a partition of its own (module docstring, 6), unless the user chose the
-    partitions (--dask_npartitions, --dask_partition_size) or the elements are many."""
-    values = applied.transform.values
-    if bag_kwargs or len(values) > CREATE_PARTITIONS_AT_MOST:
-        return beam_dask.Create(applied, bag_kwargs=bag_kwargs).apply(input_bag=None)
-    return db.from_sequence(values, npartitions=max(1, len(values)))
+def group_by_key_bag(input_bag, npartitions):
+    if npartitions and input_bag.npartitions < npartitions:
+        input_bag = input_bag.repartition(npartitions)
+    return input_bag.groupby(lambda item: item[0]).map(
+        lambda item: (item[0], [beam_dask.defenestrate(element[1]) for element in item[1]]))
 
 
 class _BagVisitor(PipelineVisitor):
@@ -346,10 +218,8 @@ class _BagVisitor(PipelineVisitor):
                 bag, tagged = _outputs_by_tag(bag, tags)
                 self.tagged_bags.update({(node, tag): tagged_bag for tag, tagged_bag in tagged.items()})
         elif transform_type is _GroupByKeyOnly:
-            bag = group_by_key_bag(inputs[0], value_type(node), self._npartitions)
-        elif transform_type is _Create:
-            bag = create_bag(node, self._bag_kwargs)
-        elif transform_type in beam_dask.TRANSLATIONS:  # Flatten, as Beam translates it
+            bag = group_by_key_bag(inputs[0], self._npartitions)
+        elif transform_type in beam_dask.TRANSLATIONS:  # Create and Flatten, as Beam translates them
             op = beam_dask.TRANSLATIONS[transform_type](node, bag_kwargs=self._bag_kwargs)
             bag = op.apply(input_bag=inputs if op.__class__ is beam_dask.Flatten else None)
         else:  # what needs no work on dask (a Reshuffle, a composite's own node): its input as it is
@@ -376,6 +246,5 @@ class CapcleanDaskRunner(DaskRunner):
         pipeline.visit(visitor)
         sinks = [bag for node, bag in visitor.bags.items()
                  if node not in visitor.consumed and isinstance(bag, db.Bag)]
-        # Not optimised: dask's graph optimisation drops the tasks' priorities (FOLD_FIRST).
-        futures = client.compute(sinks, optimize_graph=False)
+        futures = client.compute(sinks)
         return DaskRunnerResult(client, futures)
