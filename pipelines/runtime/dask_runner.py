@@ -15,20 +15,33 @@ Beam's runner turns each PTransform into a dask.bag operation. As released it
   5. runs a combine (CombineGlobally, CombinePerKey) as a GroupByKey of every
      element followed by the combine of each group: every video was pickled,
      shuffled and combined in one worker process for each of the steps'
-     corpus figures, holding a whole PCollection in one process.
+     corpus figures, holding a whole PCollection in one process;
+  6. holds every element between tasks as a Python object, puts a Create's
+     first 128 elements in one partition, and leaves to dask's ordering when
+     a combine reads its input: at 10 times MSR-VTT one worker read all 40
+     annotation files, and every step's output stayed in the workers as
+     objects until the steps ended (a worker's peak grew 2.8 times from 1x).
 
-This runner keeps Beam's translation of Create, Flatten and the GroupByKey
+This runner keeps Beam's translation of Flatten and the GroupByKey
 expansion, and replaces the rest: a side input is one dask task that gathers
 the side input's bag once and is handed, computed, to every task of the
 ParDo that reads it; every sink is computed; a bundle's outputs are taken
 after `finish_bundle`; a DoFn is set up once per worker process; a combine
 is lifted as Beam's other runners lift it (each partition folded into one
 accumulator per key where it lies, and only the accumulators grouped and
-merged); a GroupByKey spreads its groups over at least --dask_npartitions partitions
-(default: the number of workers). A ParDo's tagged outputs are separated
-(each output PCollection its own bag: as released, every output went to every
-consumer); metrics are still not reported (capclean's figures come from the
-lineage tables).
+merged), and its folds run as soon as their partition is ready; a ParDo's tagged
+outputs are separated (each output PCollection its own bag: as released, every
+output went to every consumer). ParDos run in stages, as Beam's other runners
+fuse them: a ParDo that alone reads another's main output runs in the same
+task, element by element (`Stage`). A stage's output whose PCollection has a
+coder the pipeline registered (capclean's videos) is held coded by it between
+tasks, as Beam's other runners hold a stage's output (`Coded`), and a GroupByKey's
+values cross the shuffle coded too; a GroupByKey gives --dask_npartitions
+partitions (default: the number of workers: a partition's combine
+accumulators, about the corpus's vocabulary each, are then few); a Create puts
+each of its elements in a partition of its own (each annotation file read in a
+task of its own). Metrics are still not reported (capclean's figures come from
+the lineage tables).
 
 A side input's partitions are taken from its bag's graph as it is: optimised
 on its own first (dask's default for to_delayed), its tasks were fused under
@@ -36,6 +49,7 @@ new names, so the scheduler could not see they were the main input's too, and
 the whole lineage of every side input was computed again (each video went
 through every step three times: twice the FnApiRunner's CPU per caption).
 """
+import collections
 import hashlib
 import uuid
 from functools import partial
@@ -45,12 +59,16 @@ import dask.bag as db
 from apache_beam import DoFn, pvalue
 from apache_beam.internal import pickler
 from apache_beam.pipeline import PipelineVisitor
-from apache_beam.runners.common import DoFnContext, DoFnInvoker, DoFnSignature, _OutputHandler
+from apache_beam.runners.common import DoFnContext, DoFnInvoker, DoFnSignature, Receiver, _OutputHandler
 from apache_beam.runners.dask import transform_evaluator as beam_dask
 from apache_beam.runners.dask.dask_runner import DaskOptions, DaskRunner, DaskRunnerResult
-from apache_beam.runners.dask.overrides import _GroupByKeyOnly, dask_overrides
+from apache_beam.runners.dask.overrides import _Create, _GroupByKeyOnly, dask_overrides
+from apache_beam.transforms.core import _KeyWithNone
 from apache_beam.transforms.sideinputs import SideInputMap
 import apache_beam
+from apache_beam import coders, typehints
+
+from pipelines.runtime.packing import pack, unpack
 
 # The DoFns set up in this worker process for the current run, by the hash of their pickled form.
 # A DoFn may keep what it built from side inputs, so a worker that serves a new run starts afresh.
@@ -70,71 +88,252 @@ def _dofn_ready(fn_bytes: bytes, run_id: str):
     return fn
 
 
+# The dask priority of a combine's first fold (combine_per_key_bag); dask runs a ready task of higher priority first.
+FOLD_FIRST = 1
+# A Create of at most this many elements gets a partition per element (module docstring, 6).
+CREATE_PARTITIONS_AT_MOST = 1024
+
+
+class Coded:
+    """An element held between dask tasks as its coder's bytes. Between tasks dask keeps a partition's
+    elements in a worker's memory, or pickles them to move them; a video's pickle alone is about three
+    times its coded bytes (docs/benchmarks.md, "Videos packed")."""
+    __slots__ = ("coder", "data")
+
+    def __init__(self, coder, data: bytes):
+        self.coder, self.data = coder, data
+
+    def __reduce__(self):  # __slots__ without __getstate__: pickled by its two fields
+        return Coded, (self.coder, self.data)
+
+
+class PackingCoder(coders.Coder):
+    """Any value, pickled and compressed (pipelines/runtime/packing.py): a shuffle's values whose
+    PCollection has no coder of the pipeline's own."""
+
+    def encode(self, value) -> bytes:
+        return pack(value)
+
+    def decode(self, data: bytes):
+        return unpack(data)
+
+
+def registered_coder(element_type):
+    """The coder of `element_type` where it uses a coder the pipeline registered (a VideoBatch, or a list
+    of them), else None: Beam would code it with its own coders (primitives, or pickle for any other
+    object), and it is held as it is."""
+    coder = coders.registry.get_coder(element_type)
+    return coder if uses_pipeline_coder(coder) else None
+
+
+def uses_pipeline_coder(coder) -> bool:
+    return not type(coder).__module__.startswith("apache_beam.") or \
+        any(uses_pipeline_coder(component) for component in coder._get_component_coders())
+
+
+def coded(element, coder):
+    return Coded(coder, coder.encode(element))
+
+
+def decoded(element):
+    """An element as its DoFn or combine sees it: decoded if it was held coded."""
+    return element.coder.decode(element.data) if isinstance(element, Coded) else element
+
+
+class Tagged(collections.namedtuple("Tagged", "output value")):
+    """An element of a stage's tagged output, as the stage's task holds it: `output` is (the position of the
+    ParDo in the stage, its tag), since two ParDos of a stage may use the same tag."""
+    __slots__ = ()
+
+
+class HoldingReceiver(Receiver):
+    """Receives a stage's outputs of one kind as they are to be held until their consumers run: coded as soon
+    as they are emitted if their PCollection has a coder of the pipeline's own (so a task never holds its
+    outputs as objects), and marked `Tagged` if `output` names a tagged output (None: the stage's main
+    output; the visitor splits the bag by it, _outputs_by_tag)."""
+
+    def __init__(self, output, coder, held: list):
+        self._output, self._coder, self._held = output, coder, held
+
+    def receive(self, windowed_value):
+        element = windowed_value.value
+        if self._coder is not None:
+            element = coded(element, self._coder)
+        self._held.append(element if self._output is None else Tagged(self._output, element))
+
+
+class NextDoFnReceiver(Receiver):
+    """Hands a ParDo's main output, element by element, to the next ParDo of its stage (never held)."""
+
+    def __init__(self, invoker, window_fn):
+        self._invoker, self._window_fn = invoker, window_fn
+
+    def receive(self, windowed_value):
+        # Windowed again as a held element would be when the next task read it (run_stage).
+        self._invoker.invoke_process(beam_dask.get_windowed_value(windowed_value.value, self._window_fn))
+
+
+class StageReceivers(dict):
+    """One ParDo's receivers by tag (None: its main output): the main output to `main` (the next ParDo's,
+    or holding for the last), each tagged output held, in the order of output."""
+
+    def __init__(self, position: int, main: Receiver, output_coders: dict, held: list):
+        super().__init__({None: main})
+        self._position, self._output_coders, self._held = position, output_coders, held
+
+    def __missing__(self, tag):
+        self[tag] = HoldingReceiver((self._position, tag), self._output_coders.get(tag), self._held)
+        return self[tag]
+
+
+# One ParDo of a stage, as its task runs it. output_coders: {tag (None: the main output): the coder its
+# held elements are coded with, or None}; side_views: a (view type, options, window_fn) per side input.
+StageParDo = collections.namedtuple(
+    "StageParDo", "fn_bytes label window_fn output_coders args kwargs side_views")
+
+
 def _gather(*partitions) -> list:
-    return [element for partition in partitions for element in partition]
+    return [decoded(element) for partition in partitions for element in partition]
 
 
-def run_bundle(items, fn_bytes, run_id, label, window_fn, args, kwargs, side_views, *side_values):
-    """One dask partition through a DoFn as one bundle; side_values are the side inputs' elements, computed."""
-    receivers = beam_dask.OneReceiver()
+def _invoker(pardo: StageParDo, run_id, receivers, side_values):
     side_inputs = [
         SideInputMap(view_type, view_options, [beam_dask.get_windowed_value(v, side_window) for v in values])
-        for (view_type, view_options, side_window), values in zip(side_views, side_values)]
-    invoker = DoFnInvoker.create_invoker(
-        DoFnSignature(_dofn_ready(fn_bytes, run_id)),
-        _OutputHandler(window_fn=window_fn, main_receivers=receivers[None], tagged_receivers=receivers,
+        for (view_type, view_options, side_window), values in zip(pardo.side_views, side_values)]
+    return DoFnInvoker.create_invoker(
+        DoFnSignature(_dofn_ready(pardo.fn_bytes, run_id)),
+        _OutputHandler(window_fn=pardo.window_fn, main_receivers=receivers[None], tagged_receivers=receivers,
                        per_element_output_counter=None, output_batch_converter=None,
                        process_yields_batches=False, process_batch_yields_elements=False),
-        context=DoFnContext(label, state=None), side_inputs=side_inputs, input_args=args,
-        input_kwargs=kwargs, user_state_context=None, bundle_finalizer_param=DoFn.BundleFinalizerParam())
-    invoker.invoke_start_bundle()
+        context=DoFnContext(pardo.label, state=None), side_inputs=side_inputs, input_args=pardo.args,
+        input_kwargs=pardo.kwargs, user_state_context=None, bundle_finalizer_param=DoFn.BundleFinalizerParam())
+
+
+def run_stage(items, pardos, run_id, *side_values) -> list:
+    """One dask partition through a stage (a chain of ParDos) as one bundle: each element goes through every
+    ParDo in turn, and only the stage's outputs are held (coded). side_values: every ParDo's side inputs'
+    elements, computed, in the order of `pardos`."""
+    held = []
+    invokers = []
+    receiver = None  # the main output of the ParDo being built: the next one's invoker, or held
+    for position in reversed(range(len(pardos))):
+        pardo = pardos[position]
+        if receiver is None:
+            receiver = HoldingReceiver(None, pardo.output_coders.get(None), held)
+        taken = sum(len(p.side_views) for p in pardos[:position])
+        invoker = _invoker(pardo, run_id, StageReceivers(position, receiver, pardo.output_coders, held),
+                           side_values[taken:taken + len(pardo.side_views)])
+        invokers.insert(0, invoker)
+        receiver = NextDoFnReceiver(invoker, pardo.window_fn)
+    for invoker in invokers:
+        invoker.invoke_start_bundle()
     for item in items:
-        invoker.invoke_process(item)
-    invoker.invoke_finish_bundle()
-    # A tagged output arrives as TaggedOutput(tag, windowed value): it keeps its tag, and the visitor
-    # splits the bag by it (_outputs_by_tag).
-    return [pvalue.TaggedOutput(value.tag, value.value.value) if isinstance(value, pvalue.TaggedOutput)
-            else value.value for value in receivers.values]
+        invokers[0].invoke_process(beam_dask.get_windowed_value(decoded(item), pardos[0].window_fn))
+    for invoker in invokers:  # in order: what one emits at finish_bundle reaches the next before it finishes
+        invoker.invoke_finish_bundle()
+    return held
 
 
 def _is_main_output(element) -> bool:
-    return not isinstance(element, pvalue.TaggedOutput)
+    return not isinstance(element, Tagged)
 
 
-def _is_tagged(tag, element) -> bool:
-    return isinstance(element, pvalue.TaggedOutput) and element.tag == tag
+def _is_output(output, element) -> bool:
+    return isinstance(element, Tagged) and element.output == output
 
 
 def _untagged(element):
     return element.value
 
 
-def _outputs_by_tag(bag, tags) -> tuple:
-    """A ParDo's bag of all its outputs -> (its main output's bag, {tag: that output's bag})."""
-    return bag.filter(_is_main_output), {tag: bag.filter(partial(_is_tagged, tag)).map(_untagged) for tag in tags}
+def _outputs_by_tag(bag, outputs) -> tuple:
+    """A stage's bag of all its outputs -> (its main output's bag, {(position, tag): that output's bag})."""
+    return bag.filter(_is_main_output), \
+        {output: bag.filter(partial(_is_output, output)).map(_untagged) for output in outputs}
 
 
-def pardo_bag(applied, input_bag, side_inputs, run_id):
-    """A ParDo as map_partitions; each side input arrives as one computed list (a dask Delayed)."""
-    transform = applied.transform
+class Stage:
+    """ParDos that run one after the other in one dask task per partition, as Beam's other runners fuse a
+    stage: a ParDo joins the stage of the ParDo whose main output it alone reads. Only the stage's outputs
+    are held between tasks (each ParDo's tagged outputs, the last one's main output); as separate tasks, every
+    ParDo decoded and coded every video again (docs/benchmarks.md)."""
+
+    def __init__(self, input_bag):
+        self.input_bag = input_bag
+        self.nodes = []
+        self.side_inputs = []  # (view, its bag), every ParDo's in turn
+
+    def add(self, node, side_inputs):
+        self.nodes.append(node)
+        self.side_inputs.extend(side_inputs)
+
+    def continued_by(self, node, readers) -> bool:
+        """Whether `node` can run in this stage: a ParDo (not a global combine's keying, which the fold does)
+        that alone reads the stage's last main output, as its main input."""
+        last_output = self.nodes[-1].outputs[None]
+        return is_stage_pardo(node) and len(node.inputs) == 1 and node.inputs[0] == last_output \
+            and readers[last_output] == 1
+
+    def bag(self, run_id):
+        """The stage's bag: every partition of its input through the stage, the outputs held."""
+        side_views = [(type(view), view._view_options(), view.pvalue.windowing.windowfn)
+                      for view, _ in self.side_inputs]
+        # The bag's own task keys (not optimised into fused tasks of new names): the scheduler then computes
+        # them once for the side input and for the main inputs that read the same bag (module docstring).
+        side_values = [dask.delayed(_gather)(*bag.to_delayed(optimize_graph=False)) for _, bag in self.side_inputs]
+        pardos, taken = [], 0
+        for node in self.nodes:
+            own_views = side_views[taken:taken + len(node.side_inputs)]
+            taken += len(node.side_inputs)
+            pardos.append(stage_pardo(node, own_views, last=node is self.nodes[-1]))
+        return self.input_bag.map_partitions(run_stage, pardos, run_id, *side_values)
+
+
+def stage_pardo(node, side_views, last: bool) -> StageParDo:
+    transform = node.transform
     args, kwargs = transform.raw_side_inputs
-    main_input = next(iter(applied.main_inputs.values()))
+    main_input = next(iter(node.main_inputs.values()))
     window_fn = main_input.windowing.windowfn if hasattr(main_input, "windowing") else None
-    side_views = [(type(view), view._view_options(), view.pvalue.windowing.windowfn) for view, _ in side_inputs]
-    # The bag's own task keys (not optimised into fused tasks of new names): the scheduler then computes
-    # them once for the side input and for the main inputs that read the same bag (module docstring).
-    side_values = [dask.delayed(_gather)(*bag.to_delayed(optimize_graph=False)) for _, bag in side_inputs]
-    return input_bag.map(beam_dask.get_windowed_value, window_fn).map_partitions(
-        run_bundle, pickler.dumps(transform.fn), run_id, transform.label, window_fn, list(args), kwargs, side_views,
-        *side_values)
+    held = {tag: output for tag, output in node.outputs.items() if tag is not None or last}
+    output_coders = {tag: registered_coder(output.element_type) for tag, output in held.items()}
+    return StageParDo(pickler.dumps(transform.fn), transform.label, window_fn, output_coders, list(args), kwargs,
+                      side_views)
 
 
-def partial_combine(pairs, fn_bytes) -> list:
-    """One partition of (key, value) pairs -> [(key, accumulator)], one per key in the order keys first appear."""
+def is_stage_pardo(node) -> bool:
+    """A ParDo, but for a global combine's keying (left to the combine's folds, VoidKeyed)."""
+    return node.transform.__class__ is apache_beam.ParDo and not is_void_keying(node)
+
+
+def is_void_keying(node) -> bool:
+    return node.transform.__class__ is apache_beam.ParDo and isinstance(node.transform.fn, _KeyWithNone) \
+        and not node.side_inputs
+
+
+class VoidKeyed:
+    """The output of CombineGlobally's KeyWithVoid (each element keyed by None), left to whoever reads it:
+    a lifted combine keys each element as it folds it, so the elements (videos, for the steps' figures)
+    are not decoded, keyed and coded again in a task of their own; any other reader gets them keyed
+    (`as_bag`)."""
+
+    def __init__(self, bag):
+        self.bag = bag
+
+    def as_bag(self):
+        return self.bag.map(key_with_none)
+
+
+def key_with_none(element) -> tuple:
+    return None, decoded(element)
+
+
+def partial_combine(pairs, fn_bytes, key_each_with_none: bool = False) -> list:
+    """One partition of (key, value) pairs (or of values, each keyed by None if `key_each_with_none`) ->
+    [(key, accumulator)], one per key in the order keys first appear."""
     combine_fn = pickler.loads(fn_bytes)
     combine_fn.setup()
     accumulators = {}
-    for key, value in pairs:
+    for key, value in map(key_with_none if key_each_with_none else decoded, pairs):
         if key not in accumulators:
             accumulators[key] = combine_fn.create_accumulator()
         accumulators[key] = combine_fn.add_input(accumulators[key], value)
@@ -154,9 +353,17 @@ def merge_combined(key_and_accumulators, fn_bytes):
 
 
 def combine_per_key_bag(input_bag, combine_fn, npartitions):
-    """A CombinePerKey lifted: each partition folded into an accumulator per key, then only those grouped."""
+    """A CombinePerKey lifted: each partition folded into an accumulator per key, then only those grouped.
+    `input_bag`: a bag of (key, value), or a VoidKeyed bag of values."""
     fn_bytes = pickler.dumps(combine_fn)
-    partials = input_bag.map_partitions(partial_combine, fn_bytes)
+    # Run as soon as its partition is ready: the partition (a step's output, read by the next step too)
+    # is then held only until the next step has read it. dask's ordering puts such folds late (after
+    # every other task, in a small graph of this shape), and the step's output waits for them.
+    with dask.annotate(priority=FOLD_FIRST):
+        if isinstance(input_bag, VoidKeyed):
+            partials = input_bag.bag.map_partitions(partial_combine, fn_bytes, True)
+        else:
+            partials = input_bag.map_partitions(partial_combine, fn_bytes)
     return partials.groupby(lambda pair: pair[0], npartitions=npartitions).map(merge_combined, fn_bytes)
 
 
@@ -167,24 +374,71 @@ def is_liftable_combine(node) -> bool:
         and not transform.args and not transform.kwargs
 
 
-def group_by_key_bag(input_bag, npartitions):
-    if npartitions and input_bag.npartitions < npartitions:
-        input_bag = input_bag.repartition(npartitions)
-    return input_bag.groupby(lambda item: item[0]).map(
-        lambda item: (item[0], [beam_dask.defenestrate(element[1]) for element in item[1]]))
+def value_coded(element, coder) -> tuple:
+    key, value = decoded(element)
+    return key, coded(beam_dask.defenestrate(value), coder)
+
+
+def group_values(key_and_elements) -> tuple:
+    key, elements = key_and_elements
+    return key, [decoded(value) for _, value in elements]
+
+
+def value_type(applied):
+    """The type a GroupByKey's input declares for its values (Any where it declares none)."""
+    element_type = next(iter(applied.inputs)).element_type
+    if isinstance(element_type, typehints.typehints.TupleConstraint) and len(element_type.tuple_types) == 2:
+        return element_type.tuple_types[1]
+    return typehints.Any
+
+
+def group_by_key_bag(input_bag, values_type, npartitions):
+    """A GroupByKey into `npartitions` partitions: its values cross the shuffle coded (by the pipeline's coder
+    for them, else packed)."""
+    coder = registered_coder(values_type) or PackingCoder()
+    keyed = input_bag.map(value_coded, coder)
+    if keyed.npartitions != npartitions:  # a task shuffle gives as many partitions as it is given
+        keyed = keyed.repartition(npartitions)
+    return keyed.groupby(lambda item: item[0]).map(group_values)
+
+
+def create_bag(applied, bag_kwargs):
+    """A Create: each element in a partition of its own (module docstring, 6), unless the user chose the
+    partitions (--dask_npartitions, --dask_partition_size) or the elements are many."""
+    values = applied.transform.values
+    if bag_kwargs or len(values) > CREATE_PARTITIONS_AT_MOST:
+        return beam_dask.Create(applied, bag_kwargs=bag_kwargs).apply(input_bag=None)
+    return db.from_sequence(values, npartitions=max(1, len(values)))
+
+
+class _ReaderCounter(PipelineVisitor):
+    """How many transforms read each PCollection, as a main or a side input (a stage may take in a ParDo
+    only where it alone reads the stage's output)."""
+
+    def __init__(self):
+        self.readers = collections.Counter()
+
+    def visit_transform(self, node):
+        self.readers.update(value for value in node.inputs if not isinstance(value, pvalue.PBegin))
+        self.readers.update(view.pvalue for view in node.side_inputs)
 
 
 class _BagVisitor(PipelineVisitor):
-    """Each applied transform -> its dask bag; also which bags some other transform consumes."""
+    """Each applied transform -> its dask bag; also which bags some other transform consumes. ParDos are
+    gathered into stages (`Stage`): the stage being gathered gets its bag when a transform that does not
+    continue it is visited, or when its outputs are read, or at the end (`close_stage`)."""
 
-    def __init__(self, bag_kwargs, npartitions):
+    def __init__(self, bag_kwargs, npartitions, readers):
         self.bags = {}  # a transform -> the bag of its main output
         self.tagged_bags = {}  # (a transform, a tag) -> the bag of that tagged output
         self.consumed = set()
         self._bag_kwargs = bag_kwargs
         self._npartitions = npartitions
+        self._readers = readers
         self._run_id = uuid.uuid4().hex
         self._lifted_combine = None  # the CombinePerKey being lifted: its parts are not translated
+        self._stage = None  # the stage being gathered
+        self.stages = []  # the labels of each stage's ParDos, as the stages were closed
 
     def enter_composite_transform(self, node):
         if self._lifted_combine is None and is_liftable_combine(node):
@@ -203,32 +457,75 @@ class _BagVisitor(PipelineVisitor):
     def visit_transform(self, node):
         if self._lifted_combine is not None:
             return
-        inputs = [self._bag_of(value) for value in node.inputs
-                  if not isinstance(value, pvalue.PBegin) and value.producer in self.bags]
         self.consumed.update(value.producer for value in node.inputs if not isinstance(value, pvalue.PBegin))
-        side_inputs = []
-        for view in node.side_inputs:
-            self.consumed.add(view.pvalue.producer)
-            side_inputs.append((view, self._bag_of(view.pvalue)))
+        self.consumed.update(view.pvalue.producer for view in node.side_inputs)
+        # Side inputs first: one read from the stage being gathered ends it, so a stage never waits for itself.
+        side_inputs = [(view, self._input_bag(view.pvalue)) for view in node.side_inputs]
+        if self._stage is not None and self._stage.continued_by(node, self._readers):
+            self._stage.add(node, side_inputs)
+            return
+        self.close_stage()
+        inputs = [self._input_bag(value) for value in node.inputs
+                  if not isinstance(value, pvalue.PBegin) and self._has_bag(value)]
         transform_type = node.transform.__class__
-        if transform_type is apache_beam.ParDo:
-            bag = pardo_bag(node, inputs[0], side_inputs, self._run_id)
-            tags = [tag for tag in node.outputs if tag is not None]
-            if tags:
-                bag, tagged = _outputs_by_tag(bag, tags)
-                self.tagged_bags.update({(node, tag): tagged_bag for tag, tagged_bag in tagged.items()})
+        if is_void_keying(node):
+            self.bags[node] = VoidKeyed(inputs[0])
+        elif transform_type is apache_beam.ParDo:
+            self._stage = Stage(inputs[0])
+            self._stage.add(node, side_inputs)
         elif transform_type is _GroupByKeyOnly:
-            bag = group_by_key_bag(inputs[0], self._npartitions)
-        elif transform_type in beam_dask.TRANSLATIONS:  # Create and Flatten, as Beam translates them
+            self.bags[node] = group_by_key_bag(inputs[0], value_type(node), self._npartitions)
+        elif transform_type is _Create:
+            self.bags[node] = create_bag(node, self._bag_kwargs)
+        elif transform_type in beam_dask.TRANSLATIONS:  # Flatten, as Beam translates it
             op = beam_dask.TRANSLATIONS[transform_type](node, bag_kwargs=self._bag_kwargs)
-            bag = op.apply(input_bag=inputs if op.__class__ is beam_dask.Flatten else None)
+            self.bags[node] = op.apply(input_bag=inputs if op.__class__ is beam_dask.Flatten else None)
         else:  # what needs no work on dask (a Reshuffle, a composite's own node): its input as it is
-            bag = inputs[0] if inputs else None
-        self.bags[node] = bag
+            self.bags[node] = inputs[0] if inputs else None
+
+    def close_stage(self):
+        """The stage being gathered, if any, gets its bag: its last ParDo's main output and every tagged output."""
+        stage, self._stage = self._stage, None
+        if stage is None:
+            return
+        self.stages.append([node.full_label for node in stage.nodes])
+        bag = stage.bag(self._run_id)
+        tagged_outputs = [(position, tag) for position, node in enumerate(stage.nodes)
+                          for tag in node.outputs if tag is not None]
+        if tagged_outputs:
+            bag, tagged = _outputs_by_tag(bag, tagged_outputs)
+            self.tagged_bags.update({(stage.nodes[position], tag): tagged_bag
+                                     for (position, tag), tagged_bag in tagged.items()})
+        self.bags[stage.nodes[-1]] = bag
+
+    def _has_bag(self, pcollection) -> bool:
+        if self._stage is not None and pcollection.producer in self._stage.nodes:
+            self.close_stage()
+        return pcollection.producer in self.bags or (pcollection.producer, pcollection.tag) in self.tagged_bags
 
     def _bag_of(self, pcollection):
-        """The bag of a PCollection: its producer's tagged output if it is one, else the producer's main output."""
-        return self.tagged_bags.get((pcollection.producer, pcollection.tag), self.bags[pcollection.producer])
+        """The bag of a PCollection: its producer's tagged output if it is one, else the producer's main output
+        (a VoidKeyed for a KeyWithVoid, which a lifted combine folds as it is)."""
+        if self._stage is not None and pcollection.producer in self._stage.nodes:
+            self.close_stage()
+        tagged = (pcollection.producer, pcollection.tag)
+        return self.tagged_bags[tagged] if tagged in self.tagged_bags else self.bags[pcollection.producer]
+
+    def _input_bag(self, pcollection):
+        """The bag of a PCollection as any transform but a lifted combine reads it."""
+        bag = self._bag_of(pcollection)
+        return bag.as_bag() if isinstance(bag, VoidKeyed) else bag
+
+
+def translate(pipeline, bag_kwargs, npartitions) -> _BagVisitor:
+    """The pipeline's transforms as dask bags (the visitor's `bags`, `tagged_bags`, `stages`)."""
+    pipeline.replace_all(dask_overrides())
+    counter = _ReaderCounter()
+    pipeline.visit(counter)
+    visitor = _BagVisitor(bag_kwargs, npartitions, counter.readers)
+    pipeline.visit(visitor)
+    visitor.close_stage()
+    return visitor
 
 
 class CapcleanDaskRunner(DaskRunner):
@@ -241,10 +538,9 @@ class CapcleanDaskRunner(DaskRunner):
         bag_kwargs = DaskOptions._extract_bag_kwargs(dask_options)
         client = ddist.Client(**dask_options)
         npartitions = bag_kwargs.get("npartitions") or len(client.scheduler_info()["workers"])
-        pipeline.replace_all(dask_overrides())
-        visitor = _BagVisitor(bag_kwargs, npartitions)
-        pipeline.visit(visitor)
+        visitor = translate(pipeline, bag_kwargs, npartitions)
         sinks = [bag for node, bag in visitor.bags.items()
                  if node not in visitor.consumed and isinstance(bag, db.Bag)]
-        futures = client.compute(sinks)
+        # Not optimised: dask's graph optimisation drops the tasks' priorities (FOLD_FIRST).
+        futures = client.compute(sinks, optimize_graph=False)
         return DaskRunnerResult(client, futures)
