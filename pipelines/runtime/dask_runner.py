@@ -70,22 +70,36 @@ from apache_beam import coders, typehints
 
 from pipelines.runtime.packing import pack, unpack
 
-# The DoFns set up in this worker process for the current run, by the hash of their pickled form.
-# A DoFn may keep what it built from side inputs, so a worker that serves a new run starts afresh.
-_SET_UP_DOFNS = {"run": None, "dofns": {}}
+# The set-up DoFns of the stages this worker process ran last in the current run, by stage, the most recent
+# last. A DoFn may keep what it built from side inputs (a recheck round's speller), so a stage's DoFns are
+# torn down once STAGES_KEPT other stages have run since, and a worker that serves a new run starts afresh.
+_SET_UP_STAGES = {"run": None, "stages": collections.OrderedDict()}
+STAGES_KEPT = 2
 
 
-def _dofn_ready(fn_bytes: bytes, run_id: str):
-    """The DoFn of these bytes, unpickled and set up once per process and run (as Beam's other runners reuse them)."""
-    if _SET_UP_DOFNS["run"] != run_id:
-        _SET_UP_DOFNS["run"], _SET_UP_DOFNS["dofns"] = run_id, {}
-    key = hashlib.sha256(fn_bytes).hexdigest()
-    fn = _SET_UP_DOFNS["dofns"].get(key)
-    if fn is None:
-        fn = pickler.loads(fn_bytes)
-        fn.setup()
-        _SET_UP_DOFNS["dofns"][key] = fn
-    return fn
+def _stage_dofns(pardos, run_id: str) -> list:
+    """The DoFns of a stage's ParDos, unpickled and set up once per process, run and stage (as Beam's other
+    runners reuse them), kept while the worker runs the stage or one of the next STAGES_KEPT - 1."""
+    stages = _SET_UP_STAGES["stages"]
+    if _SET_UP_STAGES["run"] != run_id:
+        _SET_UP_STAGES["run"] = run_id
+        _tear_down(stages, keep=0)
+    key = tuple(hashlib.sha256(pardo.fn_bytes).hexdigest() for pardo in pardos)
+    if key not in stages:
+        stages[key] = [pickler.loads(pardo.fn_bytes) for pardo in pardos]
+        for fn in stages[key]:
+            fn.setup()
+    stages.move_to_end(key)
+    _tear_down(stages, keep=STAGES_KEPT)
+    return stages[key]
+
+
+def _tear_down(stages: collections.OrderedDict, keep: int):
+    """Tear down the DoFns of all but the `keep` most recent stages, and forget them."""
+    while len(stages) > keep:
+        _, dofns = stages.popitem(last=False)
+        for fn in dofns:
+            fn.teardown()
 
 
 # The dask priority of a combine's first fold (combine_per_key_bag); dask runs a ready task of higher priority first.
@@ -196,12 +210,12 @@ def _gather(*partitions) -> list:
     return [decoded(element) for partition in partitions for element in partition]
 
 
-def _invoker(pardo: StageParDo, run_id, receivers, side_values):
+def _invoker(pardo: StageParDo, fn, receivers, side_values):
     side_inputs = [
         SideInputMap(view_type, view_options, [beam_dask.get_windowed_value(v, side_window) for v in values])
         for (view_type, view_options, side_window), values in zip(pardo.side_views, side_values)]
     return DoFnInvoker.create_invoker(
-        DoFnSignature(_dofn_ready(pardo.fn_bytes, run_id)),
+        DoFnSignature(fn),
         _OutputHandler(window_fn=pardo.window_fn, main_receivers=receivers[None], tagged_receivers=receivers,
                        per_element_output_counter=None, output_batch_converter=None,
                        process_yields_batches=False, process_batch_yields_elements=False),
@@ -215,13 +229,14 @@ def run_stage(items, pardos, run_id, *side_values) -> list:
     elements, computed, in the order of `pardos`."""
     held = []
     invokers = []
+    dofns = _stage_dofns(pardos, run_id)
     receiver = None  # the main output of the ParDo being built: the next one's invoker, or held
     for position in reversed(range(len(pardos))):
         pardo = pardos[position]
         if receiver is None:
             receiver = HoldingReceiver(None, pardo.output_coders.get(None), held)
         taken = sum(len(p.side_views) for p in pardos[:position])
-        invoker = _invoker(pardo, run_id, StageReceivers(position, receiver, pardo.output_coders, held),
+        invoker = _invoker(pardo, dofns[position], StageReceivers(position, receiver, pardo.output_coders, held),
                            side_values[taken:taken + len(pardo.side_views)])
         invokers.insert(0, invoker)
         receiver = NextDoFnReceiver(invoker, pardo.window_fn)

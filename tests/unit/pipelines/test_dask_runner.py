@@ -292,3 +292,42 @@ def test_a_stage_takes_a_pardo_that_alone_reads_its_output_and_never_one_that_wa
     shifted, tallied = (bag for node, bag in translation.bags.items() if node.full_label in ("Shift", "Tally"))
     with dask.config.set(scheduler="sync"):
         assert sorted(shifted.compute()) == [-12, -10, -8] and sorted(tallied.compute()) == [61, 62, 63]
+
+
+class RecordsSetUpFn(beam.DoFn):
+    """Passes numbers on; records its setup and teardown by name in `events` (shared by its copies)."""
+    events = []
+
+    def __init__(self, name):
+        self.name = name
+
+    def setup(self):
+        RecordsSetUpFn.events.append(f"setup {self.name}")
+
+    def teardown(self):
+        RecordsSetUpFn.events.append(f"teardown {self.name}")
+
+    def process(self, n):
+        yield n
+
+
+def test_a_workers_dofns_are_set_up_once_per_stage_and_torn_down_once_later_stages_ran():
+    """A stage's DoFns serve each of its bundles; once STAGES_KEPT other stages ran they are torn down
+    (a recheck round's speller does not stay to the end), and a new run starts afresh."""
+    from apache_beam.internal import pickler
+
+    from pipelines.runtime.dask_runner import STAGES_KEPT, StageParDo, run_stage
+
+    def stage(name):
+        return [StageParDo(pickler.dumps(RecordsSetUpFn(name)), name, None, {None: None}, [], {}, [])]
+
+    assert STAGES_KEPT == 2
+    events = RecordsSetUpFn.events
+    events.clear()
+    for name in ("a", "a", "b", "a", "c"):  # "a" again before "c": "b" is the older then
+        assert run_stage([1, 2], stage(name), "run1") == [1, 2]
+    assert events == ["setup a", "setup b", "setup c", "teardown b"]
+    run_stage([3], stage("b"), "run1")
+    assert events[4:] == ["setup b", "teardown a"]
+    run_stage([3], stage("c"), "run2")
+    assert events[6:] == ["teardown c", "teardown b", "setup c"]
