@@ -26,7 +26,8 @@ This runner keeps Beam's translation of Flatten and the GroupByKey
 expansion, and replaces the rest: a side input is one dask task that gathers
 the side input's bag once and is handed, computed, to every task of the
 ParDo that reads it; every sink is computed; a bundle's outputs are taken
-after `finish_bundle`; a DoFn is set up once per worker process; a combine
+after `finish_bundle`; a DoFn is set up once per worker process and stage, and
+torn down once two other stages have run there since; a combine
 is lifted as Beam's other runners lift it (each partition folded into one
 accumulator per key where it lies, and only the accumulators grouped and
 merged), and its folds run as soon as their partition is ready; a ParDo's tagged
