@@ -224,6 +224,15 @@ def _invoker(pardo: StageParDo, fn, receivers, side_values):
         input_kwargs=pardo.kwargs, user_state_context=None, bundle_finalizer_param=DoFn.BundleFinalizerParam())
 
 
+def split_in_turn(values, counts) -> list:
+    """`values` cut into consecutive lists of `counts[0]`, `counts[1]`, ... elements (each ParDo's side inputs)."""
+    values, parts = list(values), []
+    for count in counts:
+        parts.append(values[:count])
+        values = values[count:]
+    return parts
+
+
 def run_stage(items, pardos, run_id, *side_values) -> list:
     """One dask partition through a stage (a chain of ParDos) as one bundle: each element goes through every
     ParDo in turn, and only the stage's outputs are held (coded). side_values: every ParDo's side inputs'
@@ -231,14 +240,14 @@ def run_stage(items, pardos, run_id, *side_values) -> list:
     held = []
     invokers = []
     dofns = _stage_dofns(pardos, run_id)
+    own_side_values = split_in_turn(side_values, [len(pardo.side_views) for pardo in pardos])
     receiver = None  # the main output of the ParDo being built: the next one's invoker, or held
     for position in reversed(range(len(pardos))):
         pardo = pardos[position]
         if receiver is None:
             receiver = HoldingReceiver(None, pardo.output_coders.get(None), held)
-        taken = sum(len(p.side_views) for p in pardos[:position])
         invoker = _invoker(pardo, dofns[position], StageReceivers(position, receiver, pardo.output_coders, held),
-                           side_values[taken:taken + len(pardo.side_views)])
+                           own_side_values[position])
         invokers.insert(0, invoker)
         receiver = NextDoFnReceiver(invoker, pardo.window_fn)
     for invoker in invokers:
@@ -297,11 +306,8 @@ class Stage:
         # The bag's own task keys (not optimised into fused tasks of new names): the scheduler then computes
         # them once for the side input and for the main inputs that read the same bag (module docstring).
         side_values = [dask.delayed(_gather)(*bag.to_delayed(optimize_graph=False)) for _, bag in self.side_inputs]
-        pardos, taken = [], 0
-        for node in self.nodes:
-            own_views = side_views[taken:taken + len(node.side_inputs)]
-            taken += len(node.side_inputs)
-            pardos.append(stage_pardo(node, own_views, last=node is self.nodes[-1]))
+        own_views = split_in_turn(side_views, [len(node.side_inputs) for node in self.nodes])
+        pardos = [stage_pardo(node, views, last=node is self.nodes[-1]) for node, views in zip(self.nodes, own_views)]
         return self.input_bag.map_partitions(run_stage, pardos, run_id, *side_values)
 
 
