@@ -1,7 +1,7 @@
 """The run's figures (stats.json), computed from the lineage each video carries.
 
-Every video contributes a flat dict of counts; a combine adds them up. Nothing
-here uses Beam metrics, which some runners do not report.
+Every video contributes a flat dict of counts, which a combine adds to its running total
+as it reads the video. Nothing here uses Beam metrics, which some runners do not report.
 """
 from collections import Counter
 
@@ -83,6 +83,32 @@ def nest(counts: dict) -> dict:
     return nested
 
 
+class AddVideoCounts(beam.CombineFn):
+    """VideoBatch -> the Counter of every video's video_counts, added up.
+
+    Each video's counts go into the total as the video is read. As a Map before the combine, they were a
+    Counter per video between two tasks on the DaskRunner, which runs a combine's fold as a task of its own:
+    140 MiB in each worker at 10x MSR-VTT, the largest stage of its run (docs/benchmarks.md)."""
+
+    def __init__(self, step_names: tuple, recheck_rounds: int = 0):
+        super().__init__()
+        self._step_names = tuple(step_names)
+        self._recheck_rounds = recheck_rounds
+
+    def create_accumulator(self):
+        return Counter()
+
+    def add_input(self, total, batch):
+        total.update(video_counts(batch, self._step_names, self._recheck_rounds))
+        return total
+
+    def merge_accumulators(self, totals):
+        return add_counts(totals)
+
+    def extract_output(self, total):
+        return total
+
+
 class CountFigures(beam.PTransform):
     """VideoBatch -> one Counter with the whole run's figures."""
 
@@ -92,8 +118,4 @@ class CountFigures(beam.PTransform):
         self._recheck_rounds = recheck_rounds
 
     def expand(self, batches):
-        return (
-            batches
-            | "VideoCounts" >> beam.Map(video_counts, self._step_names, self._recheck_rounds)
-            | "AddCounts" >> beam.CombineGlobally(add_counts)
-        )
+        return batches | "AddCounts" >> beam.CombineGlobally(AddVideoCounts(self._step_names, self._recheck_rounds))

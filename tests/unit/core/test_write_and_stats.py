@@ -1,7 +1,7 @@
 import pyarrow.parquet as pq
 
 from pipelines.cleaning.steps import STEP_NAMES
-from pipelines.cleaning.stats import add_counts, nest, video_counts
+from pipelines.cleaning.stats import AddVideoCounts, add_counts, nest, video_counts
 from schemas.tables import TABLES
 from transforms.batch import Caption, VideoBatch, tokens_changed
 from transforms.lineage import CaptionRow, CorrectionRow, EditRow, removed
@@ -65,6 +65,16 @@ def test_figures_add_up_and_nest():
     stats = nest(total)
     assert stats["input"]["captions"] == 8
     assert stats["steps"]["spelling"]["tokens_changed_by_rule"] == {"suggestion": 2}
+
+
+def test_the_combine_adds_each_video_as_it_reads_it():
+    # Two parts of the dataset folded apart, then merged, as a runner lifts the combine.
+    combine = AddVideoCounts(STEP_NAMES)
+    parts = [combine.add_input(combine.create_accumulator(), sample_batch()) for _ in range(2)]
+    parts[1] = combine.add_input(parts[1], sample_batch())
+    total = combine.extract_output(combine.merge_accumulators(parts))
+    assert total == add_counts([video_counts(sample_batch(), STEP_NAMES)] * 3)
+    assert total["input/captions"] == 12
 
 
 def test_tokens_changed_counts_words_an_alignment_does_not_match():
