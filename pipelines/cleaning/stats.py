@@ -114,8 +114,7 @@ class CountFigures(beam.PTransform):
 
     def __init__(self, step_names: tuple, recheck_rounds: int = 0):
         super().__init__()
-        self._step_names = tuple(step_names)
-        self._recheck_rounds = recheck_rounds
+        self._add_video_counts = AddVideoCounts(step_names, recheck_rounds)
 
     def expand(self, batches):
-        return batches | "AddCounts" >> beam.CombineGlobally(AddVideoCounts(self._step_names, self._recheck_rounds))
+        return batches | "AddCounts" >> beam.CombineGlobally(self._add_video_counts)

@@ -52,6 +52,7 @@ through every step three times: twice the FnApiRunner's CPU per caption).
 """
 import collections
 import hashlib
+import itertools
 import uuid
 from functools import partial
 
@@ -226,11 +227,8 @@ def _invoker(pardo: StageParDo, fn, receivers, side_values):
 
 def split_in_turn(values, counts) -> list:
     """`values` cut into consecutive lists of `counts[0]`, `counts[1]`, ... elements (each ParDo's side inputs)."""
-    values, parts = list(values), []
-    for count in counts:
-        parts.append(values[:count])
-        values = values[count:]
-    return parts
+    remaining = iter(values)
+    return [list(itertools.islice(remaining, count)) for count in counts]
 
 
 def run_stage(items, pardos, run_id, *side_values) -> list:
