@@ -209,7 +209,7 @@ def test_a_group_by_keys_values_cross_the_shuffle_coded_and_come_out_grouped():
     import dask
     import dask.bag as db
 
-    from pipelines.runtime.dask_runner import Coded, PackingCoder, group_by_key_bag, value_coded
+    from pipelines.runtime.dask_runner import Coded, CodedGroup, PackingCoder, decoded, group_by_key_bag, value_coded
 
     assert isinstance(value_coded(("a", [1, 2]), PackingCoder())[1], Coded)
     pairs = [("a", 1), ("b", 2), ("a", 3), ("c", 4), ("b", 5)]
@@ -217,7 +217,11 @@ def test_a_group_by_keys_values_cross_the_shuffle_coded_and_come_out_grouped():
         grouped = group_by_key_bag(db.from_sequence(pairs, npartitions=input_partitions), int, npartitions=2)
         assert grouped.npartitions == 2
         with dask.config.set(scheduler="sync"):
-            groups = dict(grouped.compute())
+            held = grouped.compute()
+        # Each group leaves the shuffle with its values still coded, to be decoded by the task that reads it.
+        assert all(isinstance(group, CodedGroup) and all(isinstance(value, Coded) for value in group.values)
+                   for group in held)
+        groups = dict(decoded(group) for group in held)
         assert {key: sorted(values) for key, values in groups.items()} == {"a": [1, 3], "b": [2, 5], "c": [4]}
 
 
