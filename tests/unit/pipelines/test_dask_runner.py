@@ -225,6 +225,18 @@ def test_a_group_by_keys_values_cross_the_shuffle_coded_and_come_out_grouped():
         assert {key: sorted(values) for key, values in groups.items()} == {"a": [1, 3], "b": [2, 5], "c": [4]}
 
 
+def test_dask_counts_a_held_element_by_its_coded_bytes():
+    """A worker's memory figures (and its spilling to disk) see what a held partition weighs."""
+    from dask.sizeof import sizeof
+
+    from pipelines.runtime.dask_runner import Coded, CodedGroup, PackingCoder
+
+    element = Coded(PackingCoder(), bytes(5000))
+    assert 5000 < sizeof(element) < 5200
+    assert 50 * 5000 < sizeof([element] * 50) < 50 * 5300
+    assert 3 * 5000 < sizeof(CodedGroup("video7", [element] * 3)) < 3 * 5300
+
+
 def test_a_combines_first_folds_run_before_other_ready_tasks():
     """The partial folds carry dask's priority annotation, so a step's output is not held until the end."""
     import dask.bag as db
