@@ -37,9 +37,11 @@ fuse them: a ParDo that alone reads another's main output runs in the same
 task, element by element (`Stage`). A stage's output whose PCollection has a
 coder the pipeline registered (capclean's videos) is held coded by it between
 tasks, as Beam's other runners hold a stage's output (`Coded`), and a GroupByKey's
-values cross the shuffle coded too; a GroupByKey gives --dask_npartitions
-partitions (default: the number of workers: a partition's combine
-accumulators, about the corpus's vocabulary each, are then few); a Create puts
+values cross the shuffle coded too, and stay coded in their groups until the
+task that reads a group reaches it (`CodedGroup`); dask counts a held element
+by its coded bytes. A GroupByKey gives --dask_npartitions partitions (default:
+the number of workers: a partition's combine accumulators, about the corpus's
+vocabulary each, are then few); a Create puts
 each of its elements in a partition of its own (each annotation file read in a
 task of its own). Metrics are still not reported (capclean's figures come from
 the lineage tables).
